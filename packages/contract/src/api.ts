@@ -32,25 +32,25 @@ export type Access = 'public' | 'user' | 'super' | readonly string[];
 /** list: paged rows + count; add/set/del: audited commands; get/action: anything else. */
 export type ApiKind = 'list' | 'get' | 'add' | 'set' | 'del' | 'action';
 
-export interface ApiDef {
+export interface ApiDef<I extends z.ZodType = z.ZodType> {
   path: string;
   access: Access;
   kind: ApiKind;
-  input: z.ZodType;
+  input: I;
   /** Shape of one row (lists) or of `data` (others); feeds OpenAPI. */
   output?: z.ZodType;
   summary: string;
 }
 
 const empty = z.object({});
-const def = <const P extends string>(
+const def = <const P extends string, I extends z.ZodType>(
   path: P,
   access: Access,
   kind: ApiKind,
-  input: z.ZodType,
+  input: I,
   summary: string,
   output?: z.ZodType,
-): ApiDef & { path: P } => ({ path, access, kind, input, output, summary });
+): ApiDef<I> & { path: P } => ({ path, access, kind, input, output, summary });
 
 const COMPANY_MENUS = ['operate/company'] as const;
 const USER_MENUS = ['operate/user'] as const;
@@ -69,11 +69,24 @@ export const API = {
   accountSet: def('v2/user/account/set', USER_MENUS, 'set', accountSetInput, 'Change a user', userRowSchema),
   accountDel: def('v2/user/account/del', USER_MENUS, 'del', delSchema, 'Delete users'),
 
-  companyList: def('v2/user/company/list', 'user', 'list', companyListInput, 'Companies in scope (also feeds company pickers)', companyRowSchema),
+  companyList: def(
+    'v2/user/company/list',
+    'user',
+    'list',
+    companyListInput,
+    'Companies in scope (also feeds company pickers)',
+    companyRowSchema,
+  ),
   companyAdd: def('v2/user/company/add', COMPANY_MENUS, 'add', companyAddInput, 'Create a company', companyRowSchema),
   companySet: def('v2/user/company/set', COMPANY_MENUS, 'set', companySetInput, 'Change (or approve) a company', companyRowSchema),
   companyDel: def('v2/user/company/del', COMPANY_MENUS, 'del', companyDelInput, 'Delete companies without children or users'),
-  companyRegister: def('v2/user/company/register', 'public', 'add', companyRegisterInput, 'Self-registration: a pending company and its first account'),
+  companyRegister: def(
+    'v2/user/company/register',
+    'public',
+    'add',
+    companyRegisterInput,
+    'Self-registration: a pending company and its first account',
+  ),
 
   roleList: def('v2/user/role/list', [...ROLE_MENUS, ...USER_MENUS], 'list', roleListInput, 'Roles in scope', roleRowSchema),
   roleGet: def('v2/user/role/get', ROLE_MENUS, 'get', roleGetInput, 'One role with its menu ids', roleRowSchema),
@@ -82,14 +95,42 @@ export const API = {
   roleDel: def('v2/user/role/del', ROLE_MENUS, 'del', delSchema, 'Delete roles no user holds'),
   roleRelaList: def('v2/user/role/rela/list', ROLE_MENUS, 'list', roleRelaListInput, 'Users holding a role', userRowSchema),
 
-  menuList: def('v2/user/menu/list', [...MENU_MENUS, ...ROLE_MENUS], 'list', menuListInput, 'Menu tree (the caller’s own menus unless super admin)', menuNodeSchema),
+  menuList: def(
+    'v2/user/menu/list',
+    [...MENU_MENUS, ...ROLE_MENUS],
+    'list',
+    menuListInput,
+    'Menu tree (the caller’s own menus unless super admin)',
+    menuNodeSchema,
+  ),
   menuAdd: def('v2/user/menu/add', 'super', 'add', menuAddInput, 'Create a menu', menuNodeSchema),
   menuSet: def('v2/user/menu/set', 'super', 'set', menuSetInput, 'Change a menu', menuNodeSchema),
   menuDel: def('v2/user/menu/del', 'super', 'del', menuDelInput, 'Delete a menu without children'),
 
-  resourceList: def('v2/user/srv/resource/list', ['system/resource'], 'list', resourceListInput, 'Service resources of one type', resourceRowSchema),
-  resourceAdd: def('v2/user/srv/resource/add', ['system/resource'], 'add', resourceAddInput, 'Create a service resource', resourceRowSchema),
-  resourceSet: def('v2/user/srv/resource/set', ['system/resource'], 'set', resourceSetInput, 'Change a service resource', resourceRowSchema),
+  resourceList: def(
+    'v2/user/srv/resource/list',
+    ['system/resource'],
+    'list',
+    resourceListInput,
+    'Service resources of one type',
+    resourceRowSchema,
+  ),
+  resourceAdd: def(
+    'v2/user/srv/resource/add',
+    ['system/resource'],
+    'add',
+    resourceAddInput,
+    'Create a service resource',
+    resourceRowSchema,
+  ),
+  resourceSet: def(
+    'v2/user/srv/resource/set',
+    ['system/resource'],
+    'set',
+    resourceSetInput,
+    'Change a service resource',
+    resourceRowSchema,
+  ),
   resourceDel: def('v2/user/srv/resource/del', ['system/resource'], 'del', delSchema, 'Delete service resources'),
 
   auditList: def('v2/user/audit/list', ['system/audit'], 'list', auditListInput, 'Audit log in scope', auditRowSchema),

@@ -28,11 +28,31 @@ export const unixTime = () => z.preprocess(toInt, z.number().int().min(0).max(25
 export const id = () => z.preprocess(toInt, z.number().int().positive().max(2_147_483_647));
 export const ids = () => z.preprocess(toIntArray, z.array(z.number().int().positive().max(2_147_483_647)).max(1000));
 export const oneOf = <T extends readonly number[]>(values: T) =>
-  z.preprocess(toInt, z.number().int().refine((v) => values.includes(v), { message: `one_of:${values.join(',')}` }));
+  z.preprocess(
+    toInt,
+    z
+      .number()
+      .int()
+      .refine((v) => values.includes(v), { message: `one_of:${values.join(',')}` }),
+  );
 export const email = () => z.preprocess(toText, z.union([z.literal(''), z.string().trim().max(128).pipe(z.email())]));
 /** Mobile numbers are 11 digits in China (+86); other areas allow 5–15 digits. */
-export const phone = () => z.preprocess(toText, z.string().trim().regex(/^(\d{5,15})?$/, 'format:phone'));
-export const phoneArea = () => z.preprocess(toText, z.string().trim().regex(/^\+\d{1,4}$/, 'format:phone_area'));
+export const phone = () =>
+  z.preprocess(
+    toText,
+    z
+      .string()
+      .trim()
+      .regex(/^(\d{5,15})?$/, 'format:phone'),
+  );
+export const phoneArea = () =>
+  z.preprocess(
+    toText,
+    z
+      .string()
+      .trim()
+      .regex(/^\+\d{1,4}$/, 'format:phone_area'),
+  );
 
 /** Paging of CONTRACT §2; `page_index` is an alias of `page_no`. */
 export const pagingSchema = z.object({

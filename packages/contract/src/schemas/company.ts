@@ -53,7 +53,10 @@ const companyFields = {
   longitude: longitude().nullable(),
   comp_phone_area: phoneArea(),
   comp_phone: phone(),
-  sort: z.preprocess((v) => (v === '' ? null : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.number().int().min(-1e6).max(1e6).nullable()),
+  sort: z.preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v),
+    z.number().int().min(-1e6).max(1e6).nullable(),
+  ),
   state: oneOf([CompanyState.ACTIVE, CompanyState.DISABLED]),
 };
 
@@ -83,9 +86,11 @@ export const companySetInput = z.object({
   comp_id: id(),
   ...Object.fromEntries(Object.entries(companyFields).map(([k, s]) => [k, s.optional()])),
   /** Approving a registration: 1 (active) on a pending company. */
-}) as z.ZodObject<{ comp_id: ReturnType<typeof id> } & {
-  [K in keyof typeof companyFields]: z.ZodOptional<(typeof companyFields)[K]>;
-}>;
+}) as z.ZodObject<
+  { comp_id: ReturnType<typeof id> } & {
+    [K in keyof typeof companyFields]: z.ZodOptional<(typeof companyFields)[K]>;
+  }
+>;
 export type CompanySetInput = z.infer<typeof companySetInput>;
 
 export const companyListInput = pagingSchema.extend({

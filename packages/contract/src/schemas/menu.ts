@@ -29,7 +29,12 @@ export const menuNodeSchema: z.ZodType<MenuNode> = z.lazy(() =>
   }),
 );
 
-const menuKey = () => z.string().trim().regex(/^[a-z0-9_]+(\/[a-z0-9_]+)*$/, 'format:menu_key').max(64);
+const menuKey = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_]+(\/[a-z0-9_]+)*$/, 'format:menu_key')
+    .max(64);
 
 export const menuAddInput = z.object({
   menu_key: menuKey(),

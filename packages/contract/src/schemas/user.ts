@@ -80,10 +80,12 @@ export const accountSetInput = z.object({
   id: id(),
   user_password: encodedPassword().optional(),
   ...Object.fromEntries(Object.entries(userFields).map(([k, s]) => [k, s.optional()])),
-}) as z.ZodObject<{
-  id: ReturnType<typeof id>;
-  user_password: z.ZodOptional<ReturnType<typeof encodedPassword>>;
-} & { [K in keyof typeof userFields]: z.ZodOptional<(typeof userFields)[K]> }>;
+}) as z.ZodObject<
+  {
+    id: ReturnType<typeof id>;
+    user_password: z.ZodOptional<ReturnType<typeof encodedPassword>>;
+  } & { [K in keyof typeof userFields]: z.ZodOptional<(typeof userFields)[K]> }
+>;
 export type AccountSetInput = z.infer<typeof accountSetInput>;
 
 export const accountListInput = pagingSchema.extend({

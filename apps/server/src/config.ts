@@ -1,0 +1,51 @@
+import path from 'node:path';
+
+/** Server configuration from the environment (CONTRACT §6, plus our own limits). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminPassword: string | undefined;
+  redisUrl: string | undefined;
+  secretKey: string | undefined;
+  /** Directory of the built web console; served on `/` when it exists. */
+  webDir: string | undefined;
+  bodyLimit: number;
+  tokenTtlSeconds: number;
+  /** Failed logins per account (and per address) before a cool-down. */
+  loginMaxFailuresAccount: number;
+  loginMaxFailuresAddress: number;
+  loginFailureWindowSeconds: number;
+  loginLockSeconds: number;
+  logLevel: string;
+  /** Trust X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
+}
+
+const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
+  port: intEnv(env, 'PORT', 8080),
+  host: env.HOST || '127.0.0.1',
+  databaseUrl: env.DATABASE_URL || undefined,
+  dataDir: path.resolve(env.DATA_DIR || './data'),
+  adminPassword: env.ADMIN_PASSWORD || undefined,
+  redisUrl: env.REDIS_URL || undefined,
+  secretKey: env.SECRET_KEY || undefined,
+  webDir: env.WEB_DIR === '' ? undefined : path.resolve(env.WEB_DIR || path.join(import.meta.dirname, '../../web/dist')),
+  bodyLimit: intEnv(env, 'BODY_LIMIT', 1024 * 1024),
+  tokenTtlSeconds: intEnv(env, 'TOKEN_TTL_SECONDS', 7 * 24 * 3600),
+  loginMaxFailuresAccount: intEnv(env, 'LOGIN_MAX_FAILURES_ACCOUNT', 5),
+  loginMaxFailuresAddress: intEnv(env, 'LOGIN_MAX_FAILURES_ADDRESS', 20),
+  loginFailureWindowSeconds: intEnv(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900),
+  loginLockSeconds: intEnv(env, 'LOGIN_LOCK_SECONDS', 900),
+  logLevel: env.LOG_LEVEL || 'info',
+  trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+});

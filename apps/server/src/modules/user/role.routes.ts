@@ -1,0 +1,95 @@
+import { API, ErrorCode, RoleType, resolvePaging } from '@iot/contract';
+import { sessionOf } from '../../platform/context.js';
+import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { assertCompanyInScope } from '../../platform/scope.js';
+import { nowSeconds } from '../../platform/time.js';
+import { type AuditEntity, type Route, route } from '../../platform/transport.js';
+import { assertMenusGrantable } from './access.service.js';
+import { listUsers } from './account.repository.js';
+import { deleteRole, getOwnedRole, getRoles, getVisibleRole, insertRole, listRoles, setRoleMenus, updateRole } from './role.repository.js';
+
+export const roleEntity: AuditEntity = { idField: 'id', load: (conn, ids) => getRoles(conn, ids) };
+
+export const roleRoutes: Route[] = [
+  route(API.roleList, async (ctx, input) => {
+    const { offset, pageSize } = resolvePaging(input);
+    return listRoles(ctx.conn, ctx.scope, input, { offset, limit: pageSize });
+  }),
+
+  route(API.roleGet, async (ctx, input) => {
+    const role = await getVisibleRole(ctx.conn, ctx.scope, input.id);
+    if (!role) throw notFound('role');
+    return role;
+  }),
+
+  route(API.roleRelaList, async (ctx, input) => {
+    const role = await getVisibleRole(ctx.conn, ctx.scope, input.role_id);
+    if (!role) throw notFound('role');
+    const { offset, pageSize } = resolvePaging(input);
+    return listUsers(ctx.conn, ctx.scope, { role_id: input.role_id }, { offset, limit: pageSize });
+  }),
+
+  route(
+    API.roleAdd,
+    async (ctx, input) => {
+      const session = sessionOf(ctx);
+      const compId = input.comp_id ?? session.compId;
+      await assertCompanyInScope(ctx.conn, ctx.scope, compId);
+      if (input.type === RoleType.SYSTEM && !session.isSuper)
+        throw new AppError(ErrorCode.NO_PERMISSION, 'Only the platform defines system roles');
+      await assertMenusGrantable(ctx.conn, session, input.menu_ids);
+      const now = nowSeconds();
+      const id = await insertRole(ctx.conn, {
+        name: input.name,
+        cn_name: input.cn_name,
+        state: input.state,
+        type: input.type,
+        data_scope: input.data_scope,
+        comp_id: compId,
+        gmt_create: now,
+        gmt_update: now,
+      });
+      await setRoleMenus(ctx.conn, id, [...new Set(input.menu_ids)]);
+      return (await getRoles(ctx.conn, [id]))[0];
+    },
+    roleEntity,
+  ),
+
+  route(
+    API.roleSet,
+    async (ctx, input) => {
+      const session = sessionOf(ctx);
+      const role = await getOwnedRole(ctx.conn, ctx.scope, input.id);
+      if (!role) throw notFound('role');
+      if (!session.isSuper && (role.type === RoleType.SYSTEM || input.type === RoleType.SYSTEM))
+        throw new AppError(ErrorCode.NO_PERMISSION);
+      if (!session.isSuper && role.id === session.roleId) throw new AppError(ErrorCode.NO_PERMISSION, 'You cannot change your own role');
+      const { id, menu_ids, ...rest } = input;
+      if (menu_ids) {
+        await assertMenusGrantable(ctx.conn, session, menu_ids);
+        await setRoleMenus(ctx.conn, id, [...new Set(menu_ids)]);
+      }
+      const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      await updateRole(ctx.conn, id, { ...changes, gmt_update: nowSeconds() });
+      return (await getRoles(ctx.conn, [id]))[0];
+    },
+    roleEntity,
+  ),
+
+  route(
+    API.roleDel,
+    async (ctx, input) => {
+      const session = sessionOf(ctx);
+      const ids = [...new Set([...(input.id ? [input.id] : []), ...(input.ids ?? [])])];
+      for (const id of ids) {
+        const role = await getOwnedRole(ctx.conn, ctx.scope, id);
+        if (!role) throw notFound('role');
+        if (!session.isSuper && role.type === RoleType.SYSTEM) throw new AppError(ErrorCode.NO_PERMISSION);
+        if (role.user_count > 0) throw badParams({ id: 'in_use' }, `${role.user_count} users hold this role`);
+        await deleteRole(ctx.conn, id);
+      }
+      return { deleted: ids.length };
+    },
+    roleEntity,
+  ),
+];

@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Conn, Db } from './db/database.js';
+import type { LoginKeys } from './login-keys.js';
+import type { SecretBox } from './secrets.js';
+import type { Throttle } from './throttle.js';
+
+/** What a signed-in caller is, resolved once per request from the token. */
+export interface Session {
+  tokenHash: string;
+  userPk: number;
+  userId: string;
+  userType: number;
+  compId: number;
+  compPath: string;
+  roleId: number | null;
+  dataScope: number;
+  menuKeys: ReadonlySet<string>;
+  isSuper: boolean;
+}
+
+/** Which companies' rows the caller may see (CONTRACT §5). */
+export type Scope = { kind: 'all' } | { kind: 'tree'; compId: number; path: string } | { kind: 'own'; compId: number } | { kind: 'none' };
+
+/** Process-wide services handed to every handler. */
+export interface Services {
+  config: Config;
+  db: Db;
+  secrets: SecretBox;
+  loginKeys: LoginKeys;
+  throttle: Throttle;
+}
+
+export interface RequestContext {
+  /** The connection, or the transaction every command runs in. */
+  conn: Conn;
+  session: Session | null;
+  scope: Scope;
+  ip: string;
+  requestId: string;
+  log: FastifyBaseLogger;
+  services: Services;
+}
+
+/** For handlers on authenticated paths: the session is always there. */
+export const sessionOf = (ctx: RequestContext): Session => {
+  if (!ctx.session) throw new Error('handler on an authenticated path ran without a session');
+  return ctx.session;
+};

@@ -1,0 +1,151 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/** Unix seconds, stored as bigint and parsed back to number by both drivers. */
+type Unix = number;
+
+export interface CompanyTable {
+  comp_id: Generated<number>;
+  comp_name: string;
+  comp_short_name: string;
+  comp_key: string;
+  comp_type: number;
+  comp_parent_id: number;
+  comp_top_id: number;
+  /** Materialised path `/1/5/12/`: a subtree is a prefix match (company scope). */
+  comp_path: string;
+  comp_addr: string;
+  comp_person: string;
+  area: string;
+  area_id: number;
+  country: string;
+  province: string;
+  city: string;
+  dk: number;
+  dk_limit: number;
+  sys: string;
+  latitude: number | null;
+  longitude: number | null;
+  comp_phone_area: string;
+  comp_phone: string;
+  sort: number | null;
+  state: number;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  user_id: string;
+  password_hash: string;
+  user_name: string;
+  user_email: string;
+  user_phone: string;
+  user_phone_area: string;
+  validity_time: Unix;
+  remark: string;
+  comp_id: number;
+  state: number;
+  user_type: number;
+  role_id: number | null;
+  /** Created by self-registration; enabled when the parent company approves. */
+  pending_registration: boolean;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  name: string;
+  cn_name: string;
+  state: number;
+  type: number;
+  data_scope: number;
+  comp_id: number;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+export interface MenuTable {
+  menu_id: Generated<number>;
+  menu_key: string;
+  menu_name: string;
+  menu_cn_name: string;
+  menu_tw_name: string;
+  menu_parent_id: number;
+  icon: string;
+  sort: number;
+  is_show: number;
+}
+
+export interface RoleMenuTable {
+  role_id: number;
+  menu_id: number;
+}
+
+export interface UserTokenTable {
+  token_hash: string;
+  user_pk: number;
+  expires_at: Unix;
+  revoked_at: Unix | null;
+  device_system: string;
+  device_model: string;
+  ip: string;
+  gmt_create: Unix;
+}
+
+export interface LoginKeyTable {
+  key_id: string;
+  public_key: string;
+  /** PKCS#8 PEM sealed with the server secret (AES-256-GCM). */
+  private_key_sealed: string;
+  gmt_create: Unix;
+}
+
+export interface LoginReplayTable {
+  cipher_hash: string;
+  expires_at: Unix;
+}
+
+export interface LoginFailureTable {
+  bucket: string;
+  failures: number;
+  window_start: Unix;
+  locked_until: Unix;
+}
+
+export interface SrvResourceTable {
+  id: Generated<number>;
+  res_type: string;
+  sys: string;
+  name: string;
+  data: JSONColumnType<Record<string, unknown>>;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: string;
+  comp_id: number;
+  path: string;
+  action: string;
+  target_id: string;
+  changes: JSONColumnType<Record<string, { before: unknown; after: unknown }>>;
+  ip: string;
+  request_id: string;
+  gmt_create: ColumnType<Unix, Unix, never>;
+}
+
+export interface DB {
+  company: CompanyTable;
+  app_user: UserTable;
+  role: RoleTable;
+  menu: MenuTable;
+  role_menu: RoleMenuTable;
+  user_token: UserTokenTable;
+  login_key: LoginKeyTable;
+  login_replay: LoginReplayTable;
+  login_failure: LoginFailureTable;
+  srv_resource: SrvResourceTable;
+  audit_log: AuditLogTable;
+}

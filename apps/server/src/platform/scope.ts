@@ -1,0 +1,48 @@
+import { DataScope } from '@iot/contract';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Scope, Session } from './context.js';
+import type { Conn } from './db/database.js';
+import { notFound } from './errors.js';
+
+export const scopeOf = (session: Session | null): Scope => {
+  if (!session) return { kind: 'none' };
+  if (session.isSuper) return { kind: 'all' };
+  if (session.dataScope === DataScope.OWN_COMPANY) return { kind: 'own', compId: session.compId };
+  return { kind: 'tree', compId: session.compId, path: session.compPath };
+};
+
+/**
+ * The one place company scope becomes SQL. Every company-owned table passes its
+ * company column here; a row outside the scope simply does not match.
+ */
+export const inScope = (scope: Scope, column: string): RawBuilder<SqlBool> => {
+  switch (scope.kind) {
+    case 'all':
+      return sql<SqlBool>`true`;
+    case 'none':
+      return sql<SqlBool>`false`;
+    case 'own':
+      return sql<SqlBool>`${sql.ref(column)} = ${scope.compId}`;
+    case 'tree':
+      return sql<SqlBool>`${sql.ref(column)} in (select scope_company.comp_id from company scope_company where scope_company.comp_path like ${`${scope.path}%`})`;
+  }
+};
+
+/** Is this company visible to the caller? Used before writing a row that names a company. */
+export const isCompanyInScope = async (conn: Conn, scope: Scope, compId: number): Promise<boolean> => {
+  if (scope.kind === 'all') {
+    const row = await conn.selectFrom('company').select('comp_id').where('comp_id', '=', compId).executeTakeFirst();
+    return row !== undefined;
+  }
+  const row = await conn
+    .selectFrom('company')
+    .select('comp_id')
+    .where('comp_id', '=', compId)
+    .where(inScope(scope, 'company.comp_id'))
+    .executeTakeFirst();
+  return row !== undefined;
+};
+
+export const assertCompanyInScope = async (conn: Conn, scope: Scope, compId: number): Promise<void> => {
+  if (!(await isCompanyInScope(conn, scope, compId))) throw notFound('company');
+};

@@ -1,0 +1,209 @@
+import { type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { resolveSession } from './auth.js';
+import type { RequestContext, Services, Session } from './context.js';
+import type { Conn } from './db/database.js';
+import { AppError } from './errors.js';
+import { scopeOf } from './scope.js';
+import { nowSeconds } from './time.js';
+import { fieldErrorsOf } from './validation.js';
+
+export interface ListResult<T = unknown> {
+  rows: T[];
+  count: number;
+}
+
+/** How the audit mechanism reads the rows a command touches, before and after. */
+export interface AuditEntity {
+  /** The id field in inputs and rows (`id`, `comp_id`, `menu_id`). */
+  idField: string;
+  load(conn: Conn, ids: number[]): Promise<Record<string, unknown>[]>;
+}
+
+export interface Route<D extends ApiDef = ApiDef> {
+  api: D;
+  handler: (ctx: RequestContext, input: z.output<D['input']>) => Promise<unknown>;
+  /** Required for add/set/del: what the audit log records. */
+  entity?: AuditEntity;
+}
+
+export const route = <D extends ApiDef>(
+  api: D,
+  handler: (ctx: RequestContext, input: z.output<D['input']>) => Promise<unknown>,
+  entity?: AuditEntity,
+): Route => ({ api, handler, entity }) as Route;
+
+const envelope = (code: number, data: unknown = null, msg?: string, count?: number) => ({
+  code,
+  ...(msg !== undefined ? { msg } : {}),
+  data,
+  ...(count !== undefined ? { count } : {}),
+});
+
+/**
+ * The three request shapes of CONTRACT §1 → payload and token. The legacy envelope
+ * is recognised by a `params` object together with `api_ver` or `acc_token`.
+ */
+export const unwrapRequest = (
+  body: unknown,
+  authorization: string | undefined,
+): { payload: Record<string, unknown>; token: string | null } => {
+  const raw = body ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new AppError(ErrorCode.BAD_PARAMS, 'The body must be a JSON object');
+  const obj = raw as Record<string, unknown>;
+  const isLegacy =
+    typeof obj.params === 'object' && obj.params !== null && !Array.isArray(obj.params) && ('api_ver' in obj || 'acc_token' in obj);
+  const payload = isLegacy ? (obj.params as Record<string, unknown>) : obj;
+  let token: string | null = null;
+  if (authorization) token = authorization.replace(/^Bearer\s+/i, '').trim() || null;
+  if (!token && isLegacy && typeof obj.acc_token === 'string' && obj.acc_token) token = obj.acc_token;
+  return { payload, token };
+};
+
+const checkAccess = (api: ApiDef, session: Session | null) => {
+  if (api.access === 'public') return;
+  if (!session) throw new AppError(ErrorCode.UNAUTHORIZED);
+  if (session.isSuper || api.access === 'user') return;
+  if (api.access === 'super') throw new AppError(ErrorCode.NO_PERMISSION);
+  if (!api.access.some((key) => session.menuKeys.has(key))) throw new AppError(ErrorCode.NO_PERMISSION);
+};
+
+const idsTouched = (api: ApiDef, entity: AuditEntity, input: Record<string, unknown>): number[] => {
+  const ids = new Set<number>();
+  for (const key of [entity.idField, 'id']) if (typeof input[key] === 'number') ids.add(input[key] as number);
+  if (Array.isArray(input.ids)) for (const v of input.ids) if (typeof v === 'number') ids.add(v);
+  return api.kind === 'add' ? [] : [...ids];
+};
+
+const isSecretName = (field: string) => /password|secret|private_key/.test(field);
+
+/** before/after per changed field; secrets show only that they changed. */
+const diff = (before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, secretFields: Set<string>) => {
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const key of keys) {
+    const b = before?.[key] ?? null;
+    const a = after?.[key] ?? null;
+    if (JSON.stringify(b) === JSON.stringify(a)) continue;
+    const secret = secretFields.has(key) || isSecretName(key);
+    changes[key] = secret ? { before: b === null ? null : SECRET_MASK, after: a === null ? null : SECRET_MASK } : { before: b, after: a };
+  }
+  return changes;
+};
+
+const recordAudit = async (
+  ctx: RequestContext,
+  api: ApiDef,
+  entity: AuditEntity,
+  input: Record<string, unknown>,
+  beforeRows: Record<string, unknown>[],
+  result: unknown,
+) => {
+  const secretFields = new Set(api.input instanceof z.ZodObject ? secretFieldsOf(api.input) : []);
+  const addedId =
+    api.kind === 'add' && result && typeof result === 'object' ? (result as Record<string, unknown>)[entity.idField] : undefined;
+  const ids = api.kind === 'add' ? (typeof addedId === 'number' ? [addedId] : []) : beforeRows.map((r) => r[entity.idField] as number);
+  const afterRows = api.kind === 'del' ? [] : await entity.load(ctx.conn, ids);
+  const now = nowSeconds();
+  const rows = ids.map((id) => {
+    const before = beforeRows.find((r) => r[entity.idField] === id);
+    const after = afterRows.find((r) => r[entity.idField] === id);
+    const changes = diff(before, after, secretFields);
+    // A secret supplied on set changes nothing visible in the row: still say it changed.
+    for (const key of Object.keys(input)) {
+      if ((secretFields.has(key) || isSecretName(key)) && api.kind === 'set') changes[key] = { before: SECRET_MASK, after: SECRET_MASK };
+    }
+    const compId = (after?.comp_id ?? before?.comp_id ?? ctx.session?.compId ?? 0) as number;
+    return {
+      user_id: ctx.session?.userId ?? String(input.user_id ?? ''),
+      comp_id: ctx.session?.compId ?? compId,
+      path: api.path,
+      action: api.kind,
+      target_id: String(id),
+      changes: JSON.stringify(changes),
+      ip: ctx.ip,
+      request_id: ctx.requestId,
+      gmt_create: now,
+    };
+  });
+  if (rows.length > 0) {
+    await ctx.conn
+      .insertInto('audit_log')
+      .values(rows as never)
+      .execute();
+  }
+};
+
+/**
+ * Registers every route on `POST /api/<path>` through one pipeline: request shape,
+ * token, menu-key permission, validation with SPEC §5 coercion, the handler (in a
+ * transaction for commands, with the audit record in the same transaction), and the
+ * envelope. No route does any of this by hand.
+ */
+export const registerRoutes = (app: FastifyInstance, services: Services, routes: Route[]) => {
+  const seen = new Set<string>();
+  for (const r of routes) {
+    if (seen.has(r.api.path)) throw new Error(`duplicate route ${r.api.path}`);
+    seen.add(r.api.path);
+    if (['add', 'set', 'del'].includes(r.api.kind) && !r.entity) throw new Error(`command ${r.api.path} declares no audit entity`);
+    app.post(`/api/${r.api.path}`, async (request: FastifyRequest, reply: FastifyReply) => {
+      const { payload, token } = unwrapRequest(request.body, request.headers.authorization);
+      const session = r.api.access === 'public' || !token ? null : await resolveSession(services.db, token);
+      checkAccess(r.api, session);
+      const parsed = r.api.input.safeParse(payload);
+      if (!parsed.success) throw new AppError(ErrorCode.BAD_PARAMS, 'Wrong parameters', { fields: fieldErrorsOf(parsed.error, payload) });
+      const input = parsed.data as Record<string, unknown>;
+      const base = { session, scope: scopeOf(session), ip: request.ip, requestId: String(request.id), log: request.log, services };
+      let result: unknown;
+      if (r.entity) {
+        const entity = r.entity;
+        result = await services.db.transaction().execute(async (trx) => {
+          const ctx: RequestContext = { ...base, conn: trx };
+          const ids = idsTouched(r.api, entity, input);
+          const before = ids.length > 0 ? await entity.load(trx, ids) : [];
+          const out = await r.handler(ctx, input);
+          await recordAudit(ctx, r.api, entity, input, before, out);
+          return out;
+        });
+      } else {
+        result = await r.handler({ ...base, conn: services.db }, input);
+      }
+      if (r.api.kind === 'list') {
+        const list = result as ListResult;
+        return reply.send(envelope(ErrorCode.OK, list.rows, undefined, list.count));
+      }
+      return reply.send(envelope(ErrorCode.OK, result ?? null));
+    });
+  }
+};
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message: string;
+}
+
+/** The one error handler: catalogue codes pass through; anything else is a logged 500. */
+export const installErrorHandling = (app: FastifyInstance) => {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(httpStatusOf(error.code)).send(envelope(error.code, error.data, error.message));
+    }
+    const err = error as FastifyLikeError;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
+      return reply.status(413).send(envelope(ErrorCode.PAYLOAD_TOO_LARGE, null, errorMessages[413]));
+    }
+    if (err.statusCode === 400 || err instanceof SyntaxError) {
+      return reply.status(400).send(envelope(ErrorCode.BAD_PARAMS, null, 'Malformed JSON body'));
+    }
+    if (err.statusCode === 415) {
+      return reply.status(400).send(envelope(ErrorCode.BAD_PARAMS, null, 'Unsupported content type'));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(200).send(envelope(ErrorCode.SERVER_ERROR, null, errorMessages[500]));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(envelope(ErrorCode.NOT_FOUND_PATH, null, `Unknown path ${request.method} ${request.url.split('?')[0]}`));
+  });
+};

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+
+const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), payload);
+
+/** Zod issues → `{field: rule}` of a 406 answer (CONTRACT §3); the web translates rules. */
+export const fieldErrorsOf = (error: z.ZodError, payload: unknown): Record<string, string> => {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.map(String).join('.') || '_';
+    if (fields[field]) continue;
+    const value = valueAt(payload, issue.path);
+    const isEmpty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+    fields[field] = ruleOf(issue, isEmpty);
+  }
+  return fields;
+};
+
+const ruleOf = (issue: z.core.$ZodIssue, isEmpty: boolean): string => {
+  if (issue.message.startsWith('format:') || issue.message.startsWith('one_of:') || issue.message === 'required') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return isEmpty ? 'required' : `type:${issue.expected}`;
+    case 'too_small':
+      return isEmpty ? 'required' : `too_small:${String(issue.minimum)}`;
+    case 'too_big':
+      return `too_big:${String(issue.maximum)}`;
+    case 'invalid_format':
+      return `format:${issue.format}`;
+    case 'invalid_value':
+      return `one_of:${issue.values.map(String).join(',')}`;
+    case 'invalid_union':
+      return isEmpty ? 'required' : 'invalid';
+    default:
+      return 'invalid';
+  }
+};
