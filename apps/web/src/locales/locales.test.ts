@@ -1,0 +1,58 @@
+import { ALL_MENU_KEYS, ErrorCode, LANGUAGES } from '@iot/contract';
+import { describe, expect, it } from 'vitest';
+import en from './en';
+import zhCN from './zh-CN';
+import zhTW from './zh-TW';
+
+type Tree = { [key: string]: string | Tree };
+
+/** `{a: {b: 'x'}}` → `{'a.b': 'x'}` */
+const flatten = (tree: Tree, prefix = ''): Record<string, string> =>
+  Object.entries(tree).reduce<Record<string, string>>((acc, [k, v]) => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') acc[key] = v;
+    else Object.assign(acc, flatten(v, key));
+    return acc;
+  }, {});
+
+const locales: Record<string, Record<string, string>> = { en: flatten(en), 'zh-CN': flatten(zhCN), 'zh-TW': flatten(zhTW) };
+
+describe('locales', () => {
+  it('cover exactly the supported languages', () => {
+    expect(Object.keys(locales).sort()).toEqual([...LANGUAGES].sort());
+  });
+
+  for (const [a, ma] of Object.entries(locales)) {
+    for (const [b, mb] of Object.entries(locales)) {
+      if (a === b) continue;
+      it(`every ${a} key exists in ${b}`, () => {
+        const missing = Object.keys(ma).filter((k) => !(k in mb));
+        expect(missing).toEqual([]);
+      });
+    }
+  }
+
+  it('have no empty messages', () => {
+    for (const [lang, messages] of Object.entries(locales)) {
+      const empty = Object.entries(messages)
+        .filter(([, v]) => v.trim() === '')
+        .map(([k]) => `${lang}:${k}`);
+      expect(empty).toEqual([]);
+    }
+  });
+
+  it('label every menu key of MENU_TREE in all languages', () => {
+    for (const [lang, messages] of Object.entries(locales)) {
+      const missing = ALL_MENU_KEYS.filter((k) => !messages[`menu.${k}`]).map((k) => `${lang}:menu.${k}`);
+      expect(missing).toEqual([]);
+    }
+  });
+
+  it('translate every error code of the contract, and unknown_error', () => {
+    const codes = [...Object.values(ErrorCode).map(String), 'unknown_error'];
+    for (const [lang, messages] of Object.entries(locales)) {
+      const missing = codes.filter((c) => !messages[`errors.${c}`]).map((c) => `${lang}:errors.${c}`);
+      expect(missing).toEqual([]);
+    }
+  });
+});
