@@ -1,0 +1,57 @@
+import type { MenuNode } from '@iot/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Result } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { FullPageSpin } from '../components/full-page-spin';
+import { call } from '../lib/api';
+import { type SessionUser, setSessionInfo, useSessionInfo, useToken } from '../lib/session';
+import { ACCOUNT_GET_PATH } from '../lib/shell-paths';
+import { rememberReturnPath } from './return-path';
+
+interface AccountAnswer {
+  user: SessionUser;
+  menus: MenuNode[];
+}
+
+/**
+ * Signed-in routes: no token → /login keeping the query string; a token but
+ * no user yet (reload) → v2/user/account/get.
+ */
+export const RequireAuth = () => {
+  const { t } = useTranslation();
+  const token = useToken();
+  const info = useSessionInfo();
+  const location = useLocation();
+  const account = useQuery({
+    queryKey: ['session', token],
+    queryFn: async () => (await call<AccountAnswer>(ACCOUNT_GET_PATH)).data,
+    enabled: !!token && !info,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  useEffect(() => {
+    if (account.data && !info) setSessionInfo({ user: account.data.user, menus: account.data.menus ?? [] });
+  }, [account.data, info]);
+
+  if (!token) {
+    rememberReturnPath(location.pathname + location.hash);
+    return <Navigate to={{ pathname: '/login', search: location.search }} replace />;
+  }
+  if (info) return <Outlet />;
+  if (account.isError) {
+    return (
+      <Result
+        status="error"
+        title={t('errors.obtain_failed')}
+        extra={
+          <Button type="primary" onClick={() => account.refetch()}>
+            {t('common.refresh')}
+          </Button>
+        }
+      />
+    );
+  }
+  return <FullPageSpin />;
+};

@@ -1,0 +1,14 @@
+import { API } from '@iot/contract';
+import { defineResource } from '../../../lib/resource';
+import type { CompanyNode } from './company-options';
+
+/** Companies (operate/company): v2/user/company/*; rows identified by comp_id. */
+export const companyResource = defineResource<CompanyNode>({
+  name: 'company',
+  list: API.companyList.path,
+  add: API.companyAdd.path,
+  set: API.companySet.path,
+  del: API.companyDel.path,
+  idField: 'comp_id',
+  delPayload: (row) => ({ comp_id: row.comp_id }),
+});
