@@ -51,15 +51,13 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  // Legacy clients post JSON as text/plain or without a type: parse it all as JSON.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      done(Object.assign(err as Error, { statusCode: 400 }), undefined);
-    }
+  // Legacy clients post JSON as text/plain or without a type: every body is parsed as JSON
+  // (with Fastify's prototype-poisoning checks); an empty body is an empty payload.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', '*'], { parseAs: 'string' }, (req, body, done) => {
+    if (String(body).trim() === '') return done(null, {});
+    parseJson(req, String(body), done);
   });
 
   const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
