@@ -49,8 +49,10 @@ export const unwrapRequest = (
   body: unknown,
   authorization: string | undefined,
 ): { payload: Record<string, unknown>; token: string | null } => {
-  const raw = body ?? {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new AppError(ErrorCode.BAD_PARAMS, 'The body must be a JSON object');
+  // No body at all is an empty payload; a JSON `null` is a body that is not an object.
+  const raw = body === undefined ? {} : body;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new AppError(ErrorCode.BAD_PARAMS, 'The body must be a JSON object');
   const obj = raw as Record<string, unknown>;
   const isLegacy =
     typeof obj.params === 'object' && obj.params !== null && !Array.isArray(obj.params) && ('api_ver' in obj || 'acc_token' in obj);
