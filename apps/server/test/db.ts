@@ -15,8 +15,16 @@ import { seedMenus } from '../src/platform/seed.js';
  */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 const ROOT = path.join(os.tmpdir(), 'iot-console-test');
-export const PGLITE_TEMPLATE = path.join(ROOT, 'pglite-template');
-const TEMPLATE_NAME_FILE = path.join(ROOT, 'pg-template-name');
+/**
+ * The template of this run, named by the global setup in the environment the test
+ * workers inherit: several runs at once (other checkouts, CI jobs) never share one.
+ */
+const TEMPLATE_ENV = 'IOT_TEST_TEMPLATE';
+const templateOfRun = () => {
+  const name = process.env[TEMPLATE_ENV];
+  if (!name) throw new Error(`${TEMPLATE_ENV} is unset: run the tests through vitest (global-setup.ts)`);
+  return name;
+};
 
 const serverUrl = () => {
   const url = process.env.TEST_DATABASE_URL;
@@ -50,18 +58,19 @@ export const prepareTemplate = async (): Promise<() => Promise<void>> => {
     await migrateToLatest(database.db);
     await seedMenus(database.db);
     await database.close();
-    fs.writeFileSync(TEMPLATE_NAME_FILE, name);
+    process.env[TEMPLATE_ENV] = name;
     return async () => {
       await admin((c) => c.query(`drop database if exists ${name} with (force)`));
     };
   }
-  fs.rmSync(PGLITE_TEMPLATE, { recursive: true, force: true });
-  const database = await openDatabase({ pgliteDir: PGLITE_TEMPLATE });
+  const dir = path.join(ROOT, randomName('pglite_tpl'));
+  const database = await openDatabase({ pgliteDir: dir });
   await migrateToLatest(database.db);
   await seedMenus(database.db);
   await database.close();
+  process.env[TEMPLATE_ENV] = dir;
   return async () => {
-    fs.rmSync(PGLITE_TEMPLATE, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   };
 };
 
@@ -75,7 +84,7 @@ export interface TestDatabase {
 /** A fresh migrated database for one test file. */
 export const createTestDatabase = async (): Promise<TestDatabase> => {
   if (TEST_DB === 'postgres') {
-    const template = fs.readFileSync(TEMPLATE_NAME_FILE, 'utf8').trim();
+    const template = templateOfRun();
     const name = randomName('iot_test');
     await admin((c) => c.query(`create database ${name} template ${template}`));
     const url = urlFor(name);
@@ -90,7 +99,7 @@ export const createTestDatabase = async (): Promise<TestDatabase> => {
     };
   }
   const dir = path.join(ROOT, randomName('pglite'));
-  fs.cpSync(PGLITE_TEMPLATE, dir, { recursive: true });
+  fs.cpSync(templateOfRun(), dir, { recursive: true });
   const database = await openDatabase({ pgliteDir: dir });
   return {
     database,
