@@ -92,13 +92,16 @@ export const companyRoutes: Route[] = [
       if (!session.isSuper && changes.comp_type !== undefined && OPERATOR_TYPES.includes(changes.comp_type))
         throw new AppError(ErrorCode.NO_PERMISSION);
       const parentId = comp_parent_id ?? company.comp_parent_id;
+      const newParent =
+        comp_parent_id !== undefined && comp_parent_id !== company.comp_parent_id
+          ? await getCompanyInScope(ctx.conn, ctx.scope, comp_parent_id)
+          : undefined;
       if (comp_parent_id !== undefined && comp_parent_id !== company.comp_parent_id) {
-        const parent = await getCompanyInScope(ctx.conn, ctx.scope, comp_parent_id);
-        if (!parent) throw badParams({ comp_parent_id: 'not_found' }, 'Parent company does not exist');
-        if (parent.comp_path.startsWith(company.comp_path))
+        if (!newParent) throw badParams({ comp_parent_id: 'not_found' }, 'Parent company does not exist');
+        if (newParent.comp_path.startsWith(company.comp_path))
           throw badParams({ comp_parent_id: 'cycle' }, 'A company cannot move under itself');
-        await moveCompany(ctx.conn, company, parent);
       }
+      // Checked before the move: a namesake under the new parent answers 409, not a constraint error.
       const name = changes.comp_name ?? company.comp_name;
       if (
         (changes.comp_name !== undefined || comp_parent_id !== undefined) &&
@@ -106,6 +109,7 @@ export const companyRoutes: Route[] = [
       ) {
         throw new AppError(ErrorCode.CONFLICT, 'Company name already exists');
       }
+      if (newParent) await moveCompany(ctx.conn, company, newParent);
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       await updateCompany(ctx.conn, comp_id, { ...defined, gmt_update: nowSeconds() });
       // Approving a self-registration enables the account it was requested with.
