@@ -1,4 +1,4 @@
-import { ErrorCode, type MenuNode } from '@iot/contract';
+import { DataScope, ErrorCode, type MenuNode } from '@iot/contract';
 import type { Scope, Session } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import { AppError, badParams } from '../../platform/errors.js';
@@ -36,13 +36,23 @@ export const assertMenusGrantable = async (conn: Conn, session: Session, menuIds
 };
 
 /**
+ * No escalation of scope either: an own-company administrator cannot hand out a role that
+ * sees subsidiaries it cannot see itself.
+ */
+export const assertScopeGrantable = (session: Session, dataScope: number): void => {
+  if (session.isSuper || dataScope === DataScope.OWN_COMPANY) return;
+  if (session.dataScope === DataScope.OWN_COMPANY) throw new AppError(ErrorCode.NO_PERMISSION, 'That data scope is wider than yours');
+};
+
+/**
  * A user may be given a role that the creator can see (its company tree, or a system
- * role) and whose menus the creator holds.
+ * role) whose menus the creator holds and whose scope is no wider than the creator's.
  */
 export const assertRoleAssignable = async (conn: Conn, session: Session, scope: Scope, roleId: number): Promise<void> => {
   const role = await getVisibleRole(conn, scope, roleId);
   if (!role) throw badParams({ role_id: 'not_found' }, 'Role does not exist');
   if (session.isSuper) return;
+  assertScopeGrantable(session, role.data_scope);
   const keys = await menuKeysOfRole(conn, roleId);
   if (keys.some((k) => !session.menuKeys.has(k) && !isGroupKey(k, session.menuKeys))) {
     throw new AppError(ErrorCode.NO_PERMISSION, 'That role holds menus you do not hold');

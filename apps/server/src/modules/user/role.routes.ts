@@ -4,7 +4,7 @@ import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { assertCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
-import { assertMenusGrantable } from './access.service.js';
+import { assertMenusGrantable, assertScopeGrantable } from './access.service.js';
 import { listUsers } from './account.repository.js';
 import { deleteRole, getOwnedRole, getRoles, getVisibleRole, insertRole, listRoles, setRoleMenus, updateRole } from './role.repository.js';
 
@@ -38,6 +38,7 @@ export const roleRoutes: Route[] = [
       if (input.type === RoleType.SYSTEM && !session.isSuper)
         throw new AppError(ErrorCode.NO_PERMISSION, 'Only the platform defines system roles');
       await assertMenusGrantable(ctx.conn, session, input.menu_ids);
+      assertScopeGrantable(session, input.data_scope);
       const now = nowSeconds();
       const id = await insertRole(ctx.conn, {
         name: input.name,
@@ -65,6 +66,7 @@ export const roleRoutes: Route[] = [
         throw new AppError(ErrorCode.NO_PERMISSION);
       if (!session.isSuper && role.id === session.roleId) throw new AppError(ErrorCode.NO_PERMISSION, 'You cannot change your own role');
       const { id, menu_ids, ...rest } = input;
+      if (rest.data_scope !== undefined) assertScopeGrantable(session, rest.data_scope);
       if (menu_ids) {
         await assertMenusGrantable(ctx.conn, session, menu_ids);
         await setRoleMenus(ctx.conn, id, [...new Set(menu_ids)]);
