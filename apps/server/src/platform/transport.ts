@@ -85,6 +85,8 @@ const diff = (before: Record<string, unknown> | undefined, after: Record<string,
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   for (const key of keys) {
+    // Bookkeeping, not a change anyone made: the audit row has its own time.
+    if (key === 'gmt_update') continue;
     const b = before?.[key] ?? null;
     const a = after?.[key] ?? null;
     if (JSON.stringify(b) === JSON.stringify(a)) continue;
