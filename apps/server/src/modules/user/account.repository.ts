@@ -41,9 +41,17 @@ export const listUsers = async (conn: Conn, scope: Scope, f: AccountListInput, p
   if (f.role_id) base = base.where('u.role_id', '=', f.role_id);
   if (state && state > 0) base = base.where('u.state', '=', state);
   const ids = base.select('u.id').orderBy('u.id', 'desc').limit(page.limit).offset(page.offset);
+  const filtered = Boolean(f.user_id || f.user_name || f.comp_id || f.role_id || (state && state > 0));
+  // Without filters the count is the scope's users per company (kept by triggers), not a scan of every user.
+  const count = filtered
+    ? base.select((eb) => eb.fn.countAll<number>().as('n'))
+    : conn
+        .selectFrom('company_user_count as n')
+        .where(inScope(scope, 'n.comp_id'))
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n.users'), eb.lit(0)).as('n'));
   const [rows, total] = await Promise.all([
     selectUsers(conn).where('u.id', 'in', ids).orderBy('u.id', 'desc').execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    count.executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as UserRow[], count: Number(total.n) };
 };

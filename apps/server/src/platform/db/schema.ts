@@ -136,8 +136,15 @@ export interface AuditLogTable {
   gmt_create: ColumnType<Unix, Unix, never>;
 }
 
+/** Users per company, kept by triggers (migration 0002): counts a list without filters. */
+export interface CompanyUserCountTable {
+  comp_id: number;
+  users: number;
+}
+
 export interface DB {
   company: CompanyTable;
+  company_user_count: CompanyUserCountTable;
   app_user: UserTable;
   role: RoleTable;
   menu: MenuTable;
