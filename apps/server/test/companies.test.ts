@@ -104,7 +104,7 @@ describe('company add/set/del', () => {
     for (const target of [top.comp_id, mid.comp_id, leaf.comp_id]) {
       const answer = await set({ comp_id: top.comp_id, comp_parent_id: target });
       fails(answer, 406);
-      expect((answer.data as { fields: Record<string, string> }).fields).toEqual({ comp_parent_id: 'cycle' });
+      expect((answer.data as unknown as { fields: Record<string, string> }).fields).toEqual({ comp_parent_id: 'cycle' });
     }
     expect((await getOne(top.comp_id))?.comp_parent_id).toBe(1);
     // A legal move carries the subtree along: the leaf stays under mid, both now under the new parent.
