@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { resolveSession } from './auth.js';
 import type { RequestContext, Services, Session } from './context.js';
 import type { Conn } from './db/database.js';
-import { AppError } from './errors.js';
+import { AppError, uniqueViolationOf } from './errors.js';
 import { scopeOf } from './scope.js';
 import { nowSeconds } from './time.js';
 import { fieldErrorsOf } from './validation.js';
@@ -194,6 +194,8 @@ export const installErrorHandling = (app: FastifyInstance) => {
     if (error instanceof AppError) {
       return reply.status(httpStatusOf(error.code)).send(envelope(error.code, error.data, error.message));
     }
+    const conflict = uniqueViolationOf(error);
+    if (conflict) return reply.send(envelope(conflict.code, null, conflict.message));
     const err = error as FastifyLikeError;
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
       return reply.status(413).send(envelope(ErrorCode.PAYLOAD_TOO_LARGE, null, errorMessages[413]));
