@@ -69,6 +69,23 @@ describe('account add', () => {
     fails(await addUserAnswer(t, { user_id: 'DUP.ID', comp_id: otherCompId }), 1101);
   });
 
+  it('answers 1101/1102/1103 to the loser of two simultaneous adds, and creates one account', async () => {
+    for (const [field, value, code] of [
+      ['user_id', 'race.id', 1101],
+      ['user_email', 'race@example.com', 1102],
+      ['user_phone', '13911112222', 1103],
+    ] as const) {
+      const answers = await Promise.all(
+        [1, 2].map((n) => addUserAnswer(t, { user_id: `race.${field}.${n}`, comp_id: compId, [field]: value })),
+      );
+      expect(
+        answers.map((a) => a.code).sort((x, y) => x - y),
+        field,
+      ).toEqual([200, code]);
+    }
+    expect(ok(await list({ user_id: 'race.' })).length).toBe(3);
+  });
+
   it('answers 1102 for a duplicate email', async () => {
     await addUser(t, { user_id: 'dup.mail1', comp_id: compId, user_email: 'same@example.com' });
     fails(await addUserAnswer(t, { user_id: 'dup.mail2', comp_id: compId, user_email: 'same@example.com' }), 1102);

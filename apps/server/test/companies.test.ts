@@ -67,6 +67,12 @@ describe('company add/set/del', () => {
     ).toEqual(['Not twin', 'Twin']);
   });
 
+  it('answers 409 to the loser of two simultaneous adds of one name', async () => {
+    const add = () => t.call('v2/user/company/add', { comp_name: 'Racing Co', comp_parent_id: 1 }, { token: t.adminToken });
+    const answers = await Promise.all([add(), add()]);
+    expect(answers.map((a) => a.code).sort((x, y) => x - y)).toEqual([200, 409]);
+  });
+
   it('deletes a company without children or users', async () => {
     const row = await addCompany(t, { comp_name: 'Short lived' });
     ok(await del({ comp_id: row.comp_id }));
