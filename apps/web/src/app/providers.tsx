@@ -16,11 +16,14 @@ const FeedbackBridge = () => {
 // antd's default blue fails the contrast check; this one passes (STACK.md).
 const theme = { token: { colorPrimary: '#0958d9' } };
 
+// No space inserted between two CJK characters: "删除" keeps the accessible name tests look for.
+const BUTTON = { autoInsertSpace: false };
+
 export const Providers = ({ children }: { children: ReactNode }) => {
   const locale = useSyncExternalStore(subscribeAntdLocale, getAntdLocale);
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider theme={theme} locale={locale}>
+      <ConfigProvider theme={theme} locale={locale} button={BUTTON}>
         <AntApp>
           <FeedbackBridge />
           <LoadingOverlay />

@@ -10,11 +10,11 @@ export const fieldLabelKey = (field: FieldConfig, i18nPrefix: string) => field.l
 const rulesOf = (field: FieldConfig, t: TFunction): Rule[] => {
   const rules: Rule[] = [];
   if (field.required) {
-    rules.push({
-      required: true,
-      message: t(field.type === 'date' ? 'rules.date_required' : 'rules.required'),
-      whitespace: field.type === 'text' || field.type === 'textarea' || field.type === undefined,
-    });
+    const message = t(field.type === 'date' ? 'rules.date_required' : 'rules.required');
+    const isText = field.type === undefined || field.type === 'text' || field.type === 'textarea' || field.type === 'password';
+    // Only text gets `whitespace`: any key besides required/message makes
+    // async-validator check the value's type (string), failing numeric selects.
+    rules.push(isText ? { required: true, whitespace: true, message } : { required: true, message });
   }
   if (field.type === 'integer') {
     rules.push({ validator: async (_r, v) => (checkRule('integer', v) ? undefined : Promise.reject(new Error(t('rules.integer')))) });
