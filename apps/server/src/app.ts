@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
@@ -15,9 +16,11 @@ import { roleRoutes } from './modules/user/role.routes.js';
 import type { Services } from './platform/context.js';
 import type { Database } from './platform/db/database.js';
 import { isMigrated } from './platform/db/migrations.js';
+import { createInFlight } from './platform/inflight.js';
 import { createLoginKeys } from './platform/login-keys.js';
 import { buildOpenApi } from './platform/openapi.js';
 import { createSecretBox, loadSecretKey } from './platform/secrets.js';
+import { createSessionCache } from './platform/session-cache.js';
 import { createThrottle } from './platform/throttle.js';
 import { installErrorHandling, type Route, registerRoutes } from './platform/transport.js';
 
@@ -61,13 +64,20 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   });
 
   const secrets = createSecretBox(loadSecretKey(config.secretKey, config.dataDir));
+  const redis = config.redisUrl ? { pub: new Redis(config.redisUrl), sub: new Redis(config.redisUrl) } : undefined;
   const services: Services = {
     config,
     db: database.db,
     secrets,
     loginKeys: createLoginKeys(database.db, secrets),
     throttle: createThrottle(database.db, config),
+    sessions: createSessionCache(database.db, config.sessionCacheMs, redis),
+    inFlight: createInFlight(),
   };
+  app.addHook('onClose', async () => {
+    await services.inFlight.idle(10_000);
+    await services.sessions.close();
+  });
 
   installErrorHandling(app);
   registerRoutes(app, services, ROUTES);

@@ -21,6 +21,8 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
+  /** How long a resolved session is reused; commands clear it (and, with Redis, everywhere). */
+  sessionCacheMs: number;
 }
 
 const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -48,4 +50,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   loginLockSeconds: intEnv(env, 'LOGIN_LOCK_SECONDS', 900),
   logLevel: env.LOG_LEVEL || 'info',
   trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+  sessionCacheMs: intEnv(env, 'SESSION_CACHE_MS', 5_000),
 });

@@ -54,6 +54,7 @@ export const resolveSession = async (conn: Conn, token: string): Promise<Session
       'u.role_id',
       'u.state as user_state',
       'u.validity_time',
+      't.expires_at',
       'c.comp_path',
       'c.state as comp_state',
       'r.state as role_state',
@@ -83,6 +84,7 @@ export const resolveSession = async (conn: Conn, token: string): Promise<Session
     dataScope: row.data_scope ?? 1,
     menuKeys: new Set(row.menu_keys ?? []),
     isSuper,
+    validUntil: row.validity_time > 0 ? Math.min(row.validity_time, row.expires_at) : row.expires_at,
   };
 };
 

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Conn, Db } from './db/database.js';
+import type { InFlight } from './inflight.js';
 import type { LoginKeys } from './login-keys.js';
 import type { SecretBox } from './secrets.js';
+import type { SessionCache } from './session-cache.js';
 import type { Throttle } from './throttle.js';
 
 /** What a signed-in caller is, resolved once per request from the token. */
@@ -17,6 +19,8 @@ export interface Session {
   dataScope: number;
   menuKeys: ReadonlySet<string>;
   isSuper: boolean;
+  /** Unix seconds after which the session ends (token expiry or account validity). */
+  validUntil: number;
 }
 
 /** Which companies' rows the caller may see (CONTRACT §5). */
@@ -29,6 +33,8 @@ export interface Services {
   secrets: SecretBox;
   loginKeys: LoginKeys;
   throttle: Throttle;
+  sessions: SessionCache;
+  inFlight: InFlight;
 }
 
 export interface RequestContext {

@@ -1,7 +1,6 @@
 import { type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { resolveSession } from './auth.js';
 import type { RequestContext, Services, Session } from './context.js';
 import type { Conn } from './db/database.js';
 import { AppError, uniqueViolationOf } from './errors.js';
@@ -151,28 +150,30 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
     if (seen.has(r.api.path)) throw new Error(`duplicate route ${r.api.path}`);
     seen.add(r.api.path);
     if (['add', 'set', 'del'].includes(r.api.kind) && !r.entity) throw new Error(`command ${r.api.path} declares no audit entity`);
-    app.post(`/api/${r.api.path}`, async (request: FastifyRequest, reply: FastifyReply) => {
+    const changesState = r.api.kind !== 'list' && r.api.kind !== 'get';
+    const handle = async (request: FastifyRequest): Promise<unknown> => {
       const { payload, token } = unwrapRequest(request.body, request.headers.authorization);
-      const session = r.api.access === 'public' || !token ? null : await resolveSession(services.db, token);
+      const session = r.api.access === 'public' || !token ? null : await services.sessions.resolve(token);
       checkAccess(r.api, session);
       const parsed = r.api.input.safeParse(payload);
       if (!parsed.success) throw new AppError(ErrorCode.BAD_PARAMS, 'Wrong parameters', { fields: fieldErrorsOf(parsed.error, payload) });
       const input = parsed.data as Record<string, unknown>;
       const base = { session, scope: scopeOf(session), ip: request.ip, requestId: String(request.id), log: request.log, services };
-      let result: unknown;
-      if (r.entity) {
-        const entity = r.entity;
-        result = await services.db.transaction().execute(async (trx) => {
-          const ctx: RequestContext = { ...base, conn: trx };
-          const ids = idsTouched(r.api, entity, input);
-          const before = ids.length > 0 ? await entity.load(trx, ids) : [];
-          const out = await r.handler(ctx, input);
-          await recordAudit(ctx, r.api, entity, input, before, out);
-          return out;
-        });
-      } else {
-        result = await r.handler({ ...base, conn: services.db }, input);
-      }
+      if (!r.entity) return r.handler({ ...base, conn: services.db }, input);
+      const entity = r.entity;
+      return services.db.transaction().execute(async (trx) => {
+        const ctx: RequestContext = { ...base, conn: trx };
+        const ids = idsTouched(r.api, entity, input);
+        const before = ids.length > 0 ? await entity.load(trx, ids) : [];
+        const out = await r.handler(ctx, input);
+        await recordAudit(ctx, r.api, entity, input, before, out);
+        return out;
+      });
+    };
+    app.post(`/api/${r.api.path}`, async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await services.inFlight.track(() => handle(request));
+      // Whatever a command or action changed (users, roles, tokens, companies) may change sessions.
+      if (changesState) services.sessions.invalidate();
       if (r.api.kind === 'list') {
         const list = result as ListResult;
         return reply.send(envelope(ErrorCode.OK, list.rows, undefined, list.count));
