@@ -12,6 +12,7 @@ import {
 import { menuAddInput, menuDelInput, menuListInput, menuNodeSchema, menuSetInput } from './schemas/menu.js';
 import { resourceAddInput, resourceListInput, resourceRowSchema, resourceSetInput } from './schemas/resource.js';
 import { roleAddInput, roleGetInput, roleListInput, roleRelaListInput, roleRowSchema, roleSetInput } from './schemas/role.js';
+import { accountGetOutput, loginOutput } from './schemas/session.js';
 import {
   accountAddInput,
   accountListInput,
@@ -59,9 +60,9 @@ const MENU_MENUS = ['system/menu'] as const;
 
 export const API = {
   loginKey: def('v2/user/login/key', 'public', 'get', empty, 'RSA public key for the login cipher', loginKeyOutput),
-  login: def('v2/user/login', 'public', 'action', loginInput, 'Log in with the RSA-OAEP cipher'),
+  login: def('v2/user/login', 'public', 'action', loginInput, 'Log in with the RSA-OAEP cipher', loginOutput),
   logout: def('user/logout', 'user', 'action', empty, 'Revoke the calling token'),
-  accountGet: def('v2/user/account/get', 'user', 'get', empty, 'The calling user with company, role and menus'),
+  accountGet: def('v2/user/account/get', 'user', 'get', empty, 'The calling user with company, role and menus', accountGetOutput),
   passwordModify: def('user/password/modify', 'user', 'action', passwordModifyInput, 'Change own password; revokes other tokens'),
 
   accountList: def('v2/user/account/list', USER_MENUS, 'list', accountListInput, 'Users in scope', userRowSchema),

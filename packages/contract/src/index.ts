@@ -10,4 +10,5 @@ export * from './schemas/company.js';
 export * from './schemas/menu.js';
 export * from './schemas/resource.js';
 export * from './schemas/role.js';
+export * from './schemas/session.js';
 export * from './schemas/user.js';

@@ -59,6 +59,9 @@ export const pagingSchema = z.object({
   page_no: z.preprocess(toInt, z.number().int().min(1).max(10_000_000)).optional(),
   page_index: z.preprocess(toInt, z.number().int().min(1).max(10_000_000)).optional(),
   page_size: z.preprocess(toInt, z.number().int().min(1).max(PAGE_SIZE_MAX)).optional(),
+  /** A sortable field of the list (each list documents its own); ties are broken by id. */
+  order_by: z.string().trim().max(64).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
 });
 export type Paging = z.infer<typeof pagingSchema>;
 

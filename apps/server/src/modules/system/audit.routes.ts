@@ -1,11 +1,17 @@
 import { API, type AuditRow, resolvePaging } from '@iot/contract';
 import { inScope } from '../../platform/scope.js';
+import { orderTerm, sortOf } from '../../platform/sorting.js';
 import { type Route, route } from '../../platform/transport.js';
 
 /** The audit log, scoped by the acting user's company. Newest first. */
 export const auditRoutes: Route[] = [
   route(API.auditList, async (ctx, input) => {
     const { offset, pageSize } = resolvePaging(input);
+    const sort = sortOf(
+      input,
+      { id: 'a.id', gmt_create: 'a.gmt_create', user_id: 'a.user_id', path: 'a.path' },
+      { column: 'a.id', direction: 'desc' },
+    );
     let q = ctx.conn.selectFrom('audit_log as a').where(inScope(ctx.scope, 'a.comp_id'));
     if (input.user_id) q = q.where('a.user_id', 'ilike', `%${input.user_id}%`);
     if (input.comp_id) q = q.where('a.comp_id', '=', input.comp_id);
@@ -30,7 +36,8 @@ export const auditRoutes: Route[] = [
           'a.request_id',
           'a.gmt_create',
         ])
-        .orderBy('a.id', 'desc')
+        .orderBy(orderTerm(sort))
+        .orderBy('a.id', sort.direction)
         .limit(pageSize)
         .offset(offset)
         .execute(),

@@ -1,6 +1,7 @@
 import { API, RESOURCE_FIELDS, type ResourceRow, type ResourceTypeName, resolvePaging } from '@iot/contract';
 import type { Conn } from '../../platform/db/database.js';
 import { badParams, notFound } from '../../platform/errors.js';
+import { orderTerm, sortOf } from '../../platform/sorting.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 
@@ -41,11 +42,12 @@ export const resourceEntity: AuditEntity = { idField: 'id', load: getResources }
 export const resourceRoutes: Route[] = [
   route(API.resourceList, async (ctx, input) => {
     const { offset, pageSize } = resolvePaging(input);
+    const sort = sortOf(input, { id: 'id', sys: 'sys', name: 'name', gmt_create: 'gmt_create' }, { column: 'id', direction: 'desc' });
     let q = ctx.conn.selectFrom('srv_resource').where('res_type', '=', input.res_type);
     if (input.sys) q = q.where('sys', 'ilike', `%${input.sys}%`);
     if (input.name) q = q.where('name', 'ilike', `%${input.name}%`);
     const [rows, total] = await Promise.all([
-      q.selectAll().orderBy('id', 'desc').limit(pageSize).offset(offset).execute(),
+      q.selectAll().orderBy(orderTerm(sort)).orderBy('id', sort.direction).limit(pageSize).offset(offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: (rows as Stored[]).map(toRow), count: Number(total.n) };

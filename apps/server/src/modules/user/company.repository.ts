@@ -5,6 +5,7 @@ import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { CompanyTable } from '../../platform/db/schema.js';
 import { inScope } from '../../platform/scope.js';
+import { orderTerm, sortOf } from '../../platform/sorting.js';
 
 const COLUMNS = [
   'comp_id',
@@ -39,8 +40,19 @@ export type CompanyValues = Omit<CompanyTable, 'comp_id' | 'comp_path' | 'comp_t
 
 export const newCompanyKey = () => crypto.randomBytes(9).toString('base64url');
 
+const COMPANY_SORTS = {
+  comp_id: 'comp_id',
+  comp_name: 'comp_name',
+  comp_type: 'comp_type',
+  sort: 'sort',
+  dk_limit: 'dk_limit',
+  state: 'state',
+  gmt_create: 'gmt_create',
+};
+
 /** Default order: `sort` ascending with an empty sort last in its level, then id. */
 export const listCompanies = async (conn: Conn, scope: Scope, f: CompanyListInput, page?: { offset: number; limit: number }) => {
+  const order = sortOf(f, COMPANY_SORTS, { column: 'sort', direction: 'asc' });
   let q = conn.selectFrom('company').where(inScope(scope, 'company.comp_id'));
   if (f.comp_name) q = q.where('comp_name', 'ilike', `%${f.comp_name}%`);
   if (f.comp_type) q = q.where('comp_type', '=', f.comp_type);
@@ -48,8 +60,8 @@ export const listCompanies = async (conn: Conn, scope: Scope, f: CompanyListInpu
   if (f.state) q = q.where('state', '=', f.state);
   let rowsQ = q
     .select([...COLUMNS, 'comp_path'])
-    .orderBy(sql`sort asc nulls last`)
-    .orderBy('comp_id');
+    .orderBy(orderTerm(order))
+    .orderBy('comp_id', order.direction);
   if (page) rowsQ = rowsQ.limit(page.limit).offset(page.offset);
   const [rows, total] = await Promise.all([rowsQ.execute(), q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
   return { rows: rows as CompanyRecord[], count: Number(total.n) };

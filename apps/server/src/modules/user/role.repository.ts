@@ -5,6 +5,7 @@ import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
 import { inScope } from '../../platform/scope.js';
+import { orderTerm, sortOf } from '../../platform/sorting.js';
 
 export type RoleValues = Omit<RoleTable, 'id'>;
 
@@ -27,15 +28,18 @@ const selectRoles = (conn: Conn) =>
     ]);
 
 /** Roles a caller sees: those of companies in scope, and the platform's system roles. */
+const ROLE_SORTS = { id: 'r.id', name: 'r.name', state: 'r.state', type: 'r.type', gmt_create: 'r.gmt_create' };
+
 export const listRoles = async (conn: Conn, scope: Scope, f: RoleListInput, page: { offset: number; limit: number }) => {
+  const sort = sortOf(f, ROLE_SORTS, { column: 'r.id', direction: 'asc' });
   let base = conn.selectFrom('role as r').where((eb) => eb.or([eb('r.type', '=', RoleType.SYSTEM), inScope(scope, 'r.comp_id')]));
   if (f.name) base = base.where((eb) => eb.or([eb('r.name', 'ilike', `%${f.name}%`), eb('r.cn_name', 'ilike', `%${f.name}%`)]));
   if (f.state) base = base.where('r.state', '=', f.state);
   if (f.type) base = base.where('r.type', '=', f.type);
   if (f.comp_id) base = base.where('r.comp_id', '=', f.comp_id);
-  const ids = base.select('r.id').orderBy('r.id').limit(page.limit).offset(page.offset);
+  const ids = base.select('r.id').orderBy(orderTerm(sort)).orderBy('r.id', sort.direction).limit(page.limit).offset(page.offset);
   const [rows, total] = await Promise.all([
-    selectRoles(conn).where('r.id', 'in', ids).orderBy('r.id').execute(),
+    selectRoles(conn).where('r.id', 'in', ids).orderBy(orderTerm(sort)).orderBy('r.id', sort.direction).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as RoleRow[], count: Number(total.n) };
