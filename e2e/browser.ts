@@ -50,3 +50,12 @@ export const screenshotDir = () => {
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 };
+
+/** Logs in through the login page (English) and waits for the dashboard. */
+export const logIn = async (page: Page, userId: string, password: string, query = 'lang=en') => {
+  await page.goto(`${baseUrl()}/login?${query}`);
+  await page.getByLabel('Account').fill(userId);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/dashboard/);
+};
