@@ -5,7 +5,7 @@ import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { CompanyTable } from '../../platform/db/schema.js';
 import { inScope } from '../../platform/scope.js';
-import { orderTerm, sortOf } from '../../platform/sorting.js';
+import { orderTerm, type SortFields, sortOf } from '../../platform/sorting.js';
 
 const COLUMNS = [
   'comp_id',
@@ -40,11 +40,11 @@ export type CompanyValues = Omit<CompanyTable, 'comp_id' | 'comp_path' | 'comp_t
 
 export const newCompanyKey = () => crypto.randomBytes(9).toString('base64url');
 
-const COMPANY_SORTS = {
+const COMPANY_SORTS: SortFields = {
   comp_id: 'comp_id',
   comp_name: 'comp_name',
   comp_type: 'comp_type',
-  sort: 'sort',
+  sort: { column: 'sort', nullable: true },
   dk_limit: 'dk_limit',
   state: 'state',
   gmt_create: 'gmt_create',
@@ -52,7 +52,7 @@ const COMPANY_SORTS = {
 
 /** Default order: `sort` ascending with an empty sort last in its level, then id. */
 export const listCompanies = async (conn: Conn, scope: Scope, f: CompanyListInput, page?: { offset: number; limit: number }) => {
-  const order = sortOf(f, COMPANY_SORTS, { column: 'sort', direction: 'asc' });
+  const order = sortOf(f, COMPANY_SORTS, { column: 'sort', direction: 'asc', nullable: true });
   let q = conn.selectFrom('company').where(inScope(scope, 'company.comp_id'));
   if (f.comp_name) q = q.where('comp_name', 'ilike', `%${f.comp_name}%`);
   if (f.comp_type) q = q.where('comp_type', '=', f.comp_type);
