@@ -30,4 +30,6 @@ export const sortOf = (
 
 /** ORDER BY term: empty values go last whatever the direction; add the primary key after it. */
 export const orderTerm = (spec: SortSpec): RawBuilder<unknown> =>
-  spec.nullable ? sql`${sql.ref(spec.column)} ${sql.raw(spec.direction)} nulls last` : sql`${sql.ref(spec.column)} ${sql.raw(spec.direction)}`;
+  spec.nullable
+    ? sql`${sql.ref(spec.column)} ${sql.raw(spec.direction)} nulls last`
+    : sql`${sql.ref(spec.column)} ${sql.raw(spec.direction)}`;
