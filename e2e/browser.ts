@@ -25,11 +25,13 @@ export interface Browser {
 }
 
 /** A fresh Chromium profile (Playwright wants the user data dir as an argument, not a flag). */
-export const openBrowser = async (opts: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<Browser> => {
+export const openBrowser = async (
+  opts: { viewport?: { width: number; height: number }; locale?: string; extraArgs?: string[] } = {},
+): Promise<Browser> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: FLAGS,
+    args: [...FLAGS, ...(opts.extraArgs ?? [])],
     headless: true,
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     locale: opts.locale ?? 'en-US',
