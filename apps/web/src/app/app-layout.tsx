@@ -6,6 +6,7 @@ import { createElement, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { LanguageSelect } from '../components/language-select';
+import { MENU_ICONS } from '../components/menu-icons';
 import { NoPermission } from '../components/page-state';
 import { useAccess } from '../lib/access';
 import { call } from '../lib/api';
@@ -15,7 +16,6 @@ import { menuLabel } from '../lib/menu-label';
 import { clearSession, useSessionInfo } from '../lib/session';
 import { LOGOUT_PATH } from '../lib/shell-paths';
 import { useIsMobile } from '../lib/use-mobile';
-import { MENU_ICONS } from './menu-icons';
 import { isRouteHandle, type RouteHandle } from './route-handle';
 
 type MenuItem = Required<MenuProps>['items'][number];

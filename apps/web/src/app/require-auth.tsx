@@ -1,19 +1,12 @@
-import type { MenuNode } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Result } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageSpin } from '../components/full-page-spin';
-import { call } from '../lib/api';
-import { type SessionUser, setSessionInfo, useSessionInfo, useToken } from '../lib/session';
-import { ACCOUNT_GET_PATH } from '../lib/shell-paths';
+import { fetchAccount } from '../lib/account';
+import { setSessionInfo, useSessionInfo, useToken } from '../lib/session';
 import { rememberReturnPath } from './return-path';
-
-interface AccountAnswer {
-  user: SessionUser;
-  menus: MenuNode[];
-}
 
 /**
  * Signed-in routes: no token → /login keeping the query string; a token but
@@ -26,7 +19,7 @@ export const RequireAuth = () => {
   const location = useLocation();
   const account = useQuery({
     queryKey: ['session', token],
-    queryFn: async () => (await call<AccountAnswer>(ACCOUNT_GET_PATH)).data,
+    queryFn: ({ signal }) => fetchAccount(signal),
     enabled: !!token && !info,
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -16,6 +16,12 @@ const publicPlaceholder: PageModule = async () => ({ Component: (await import('.
  */
 const SCREENS: Record<string, PageModule> = {
   'operate/company': async () => ({ Component: (await import('../features/operate/company/company-page')).default }),
+  'operate/user': async () => ({ Component: (await import('../features/operate/user/user-page')).default }),
+  'system/role': async () => ({ Component: (await import('../features/system/role/role-page')).default }),
+  'system/menu': async () => ({ Component: (await import('../features/system/menu/menu-page')).default }),
+  'system/resource': async () => ({ Component: (await import('../features/system/resource/resource-page')).default }),
+  'system/audit': async () => ({ Component: (await import('../features/system/audit/audit-page')).default }),
+  'user/info': async () => ({ Component: (await import('../features/user/info/info-page')).default }),
 };
 
 /** Keeps the query string (lang…) across redirects. */

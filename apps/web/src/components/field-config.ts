@@ -1,7 +1,19 @@
 import type { TreeSelectProps } from 'antd';
+import type { ReactElement } from 'react';
 import type { RuleName } from '../lib/form-rules';
 
-export type FieldType = 'text' | 'number' | 'integer' | 'select' | 'switch' | 'password' | 'textarea' | 'tree-select' | 'date';
+export type FieldType =
+  | 'text'
+  | 'number'
+  | 'integer'
+  | 'select'
+  | 'switch'
+  | 'password'
+  | 'textarea'
+  | 'tree-select'
+  | 'date'
+  | 'date-range'
+  | 'custom';
 
 export interface FieldOption {
   value: string | number;
@@ -9,6 +21,7 @@ export interface FieldOption {
   label?: string;
   /** Literal label (data from the server, e.g. a company name). */
   text?: string;
+  disabled?: boolean;
 }
 
 /**
@@ -24,7 +37,7 @@ export interface FieldConfig {
   rules?: RuleName[];
   options?: FieldOption[];
   treeData?: TreeSelectProps['treeData'];
-  /** Default value in the add form. */
+  /** Default value in the add form (and of a filter). */
   initialValue?: unknown;
   /** i18n key of a help text under the field. */
   extra?: string;
@@ -50,4 +63,11 @@ export interface FieldConfig {
   /** Takes the whole row in a two-column form. */
   wide?: boolean;
   autoComplete?: string;
+  /**
+   * `date-range`: the payload fields of the start (inclusive, start of the first
+   * day) and the end (exclusive, start of the day after the last), unix seconds.
+   */
+  rangeFields?: [string, string];
+  /** `custom`: the control; Form.Item hands it `value` and `onChange`. */
+  control?: ReactElement;
 }

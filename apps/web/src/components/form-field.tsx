@@ -1,6 +1,7 @@
 import { DatePicker, Form, Input, InputNumber, Select, Switch, TreeSelect } from 'antd';
 import type { FormInstance, Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
+import { cloneElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkPhoneForArea, checkRule } from '../lib/form-rules';
 import type { FieldConfig } from './field-config';
@@ -41,7 +42,11 @@ const rulesOf = (field: FieldConfig, t: TFunction): Rule[] => {
 };
 
 const optionsOf = (field: FieldConfig, t: TFunction) =>
-  (field.options ?? []).map((o) => ({ value: o.value, label: o.text ?? (o.label ? t(o.label) : String(o.value)) }));
+  (field.options ?? []).map((o) => ({
+    value: o.value,
+    label: o.text ?? (o.label ? t(o.label) : String(o.value)),
+    disabled: o.disabled,
+  }));
 
 interface FieldControlProps {
   field: FieldConfig;
@@ -98,6 +103,10 @@ const FieldControl = ({ field, disabled, compact, ...rest }: FieldControlProps &
       return <Input.TextArea {...common} maxLength={field.maxLength} autoSize={{ minRows: 3, maxRows: 10 }} />;
     case 'date':
       return <DatePicker {...common} style={{ width: '100%' }} />;
+    case 'date-range':
+      return <DatePicker.RangePicker {...common} style={{ width: '100%' }} />;
+    case 'custom':
+      return field.control ? cloneElement(field.control, common) : null;
     default:
       return <Input {...common} maxLength={field.maxLength} autoComplete={field.autoComplete} allowClear={compact} />;
   }

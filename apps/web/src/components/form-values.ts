@@ -28,6 +28,13 @@ export const toPayload = (fields: FieldConfig[], values: Payload): Payload => {
   for (const f of fields) {
     if (f.transient || !(f.name in values)) continue;
     let v = values[f.name];
+    if (f.type === 'date-range') {
+      const [start, end] = Array.isArray(v) ? (v as [Dayjs | null, Dayjs | null]) : [];
+      const [startField, endField] = f.rangeFields ?? ['gmt_start', 'gmt_end'];
+      if (start) out[startField] = start.startOf('day').unix();
+      if (end) out[endField] = end.add(1, 'day').startOf('day').unix();
+      continue;
+    }
     if (f.type === 'date' && v) v = (v as Dayjs).unix();
     if (typeof v === 'string') v = v.trim();
     if (isEmpty(v) || (Array.isArray(v) && v.length === 0 && f.emptyValue !== undefined)) {

@@ -1,30 +1,40 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { PAGE_SIZE_DEFAULT } from '@iot/contract';
-import { Button, Card, Form, Popconfirm, Space, Table, Typography } from 'antd';
-import type { ColumnType, TablePaginationConfig } from 'antd/es/table';
-import type { SorterResult } from 'antd/es/table/interface';
-import { type ReactNode, useMemo, useState } from 'react';
+import { Button, Card, Form, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnType, TablePaginationConfig, TableProps } from 'antd/es/table';
+import type { SorterResult, SortOrder } from 'antd/es/table/interface';
+import { type Key, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastSuccess } from '../lib/feedback';
 import { formatTime } from '../lib/format';
+import { pagerProps } from '../lib/pagination';
 import type { Payload, Resource } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
 import type { FieldConfig } from './field-config';
 import { FormField } from './form-field';
-import { toPayload } from './form-values';
+import { initialValuesOf, toPayload } from './form-values';
 import { ModalForm } from './modal-form';
 
 /**
  * A column as data. `key` is the row field; the title defaults to
  * `<i18nPrefix>.fields.<key>`. `enumPrefix` renders `t(<enumPrefix>.<value>)`,
- * `time` renders unix seconds, `sorter: true` sorts the rows on the page.
+ * `time` renders unix seconds. `sorter` sorts on the server: `true` sends the
+ * column key as `order_by`, a string sends that sort field instead.
  */
-export interface ColumnConfig<Row> extends Omit<ColumnType<Row>, 'title' | 'key' | 'dataIndex' | 'sorter'> {
+export interface ColumnConfig<Row> extends Omit<ColumnType<Row>, 'title' | 'key' | 'dataIndex' | 'sorter' | 'sortOrder'> {
   key: string;
   title?: string;
   enumPrefix?: string;
+  /** With `enumPrefix`: show the label as a Tag of this color per value. */
+  tagColors?: Record<string, string>;
   time?: boolean;
-  sorter?: boolean | ColumnType<Row>['sorter'];
+  sorter?: boolean | string;
+}
+
+/** Server-side order of a list (docs/api.md: `order_by`, `order`). */
+export interface ListSort {
+  field: string;
+  order: 'asc' | 'desc';
 }
 
 export interface RowAction<Row> {
@@ -56,8 +66,20 @@ export interface ResourceTableProps<Row extends object> {
   canDelete?: boolean | ((row: Row) => boolean);
   /** Extra values of the add form (e.g. the parent company). */
   addValues?: Payload;
-  /** Last touch on a payload before add/set (the id field is added for set). */
-  toPayload?: (payload: Payload, mode: 'add' | 'edit', row?: Row) => Payload;
+  /** Last touch on a payload before add/set (the id field is added for set); may be async (password encoding). */
+  toPayload?: (payload: Payload, mode: 'add' | 'edit', row?: Row) => Payload | Promise<Payload>;
+  /** Edit: load the full record before the dialog opens (e.g. a `get` call); default the row itself. */
+  loadEditValues?: (row: Row) => Promise<Payload>;
+  /** After every successful add, set or delete (e.g. refresh the sidebar). */
+  onMutated?: () => unknown;
+  /** Filters applied on the first load (e.g. from the address); also shown in the filter bar. */
+  initialFilters?: Payload;
+  /** Last touch on the filter payload (e.g. SPEC §5: user_state -1 → 0). */
+  toFilterPayload?: (payload: Payload) => Payload;
+  /** Tree lists: the field holding a row's children (default `children`); every parent starts expanded. */
+  childrenField?: string;
+  /** Extra row rendering (expandable details). */
+  expandable?: TableProps<Row>['expandable'];
   rowActions?: RowAction<Row>[];
   /** i18n keys of the dialog titles; default common.add / common.edit. */
   titles?: { add?: string; edit?: string };
@@ -70,8 +92,21 @@ export interface ResourceTableProps<Row extends object> {
 
 const allowed = <Row,>(rule: boolean | ((row: Row) => boolean), row: Row) => (typeof rule === 'function' ? rule(row) : rule);
 
-const compare = (a: unknown, b: unknown) =>
-  typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? ''));
+const toSortOrder = (sort: ListSort | null, field: string): SortOrder =>
+  sort?.field === field ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
+
+/** Tree rows: drop empty child lists (no expand icon on leaves); collect the keys of parents. */
+const pruneTree = <Row extends object>(rows: Row[], childrenField: string, rowKey: string, parents: Key[]): Row[] =>
+  rows.map((row) => {
+    const children = (row as Payload)[childrenField];
+    if (!Array.isArray(children)) return row;
+    if (children.length === 0) {
+      const { [childrenField]: _empty, ...rest } = row as Payload;
+      return rest as Row;
+    }
+    parents.push((row as Payload)[rowKey] as Key);
+    return { ...row, [childrenField]: pruneTree(children as Row[], childrenField, rowKey, parents) };
+  });
 
 /**
  * The paged, filterable table every list screen is built from (SPEC §2): filter
@@ -95,33 +130,78 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
   const { t } = useTranslation();
   const isMobile = useIsMobile();
   const [filterForm] = Form.useForm<Payload>();
-  const [filterValues, setFilterValues] = useState<Payload>({});
+  const filterPayloadOf = (values: Payload) => {
+    const payload = filters ? toPayload(filters, values) : {};
+    return props.toFilterPayload ? props.toFilterPayload(payload) : payload;
+  };
+  // Only the first render's filters count (the address at mount).
+  const [initialFilterForm] = useState<Payload>(() => ({ ...initialValuesOf(filters ?? []), ...props.initialFilters }));
+  const [filterValues, setFilterValues] = useState<Payload>(() => filterPayloadOf(initialFilterForm));
   const [page, setPage] = useState({ no: 1, size: PAGE_SIZE_DEFAULT });
-  const [editing, setEditing] = useState<{ mode: 'add' | 'edit'; row?: Row } | null>(null);
+  const [sort, setSort] = useState<ListSort | null>(null);
+  const [editing, setEditing] = useState<{ mode: 'add' | 'edit'; row?: Row; values?: Payload } | null>(null);
+  const [collapsed, setCollapsed] = useState<Set<Key>>(new Set());
+  const [loadingRow, setLoadingRow] = useState(false);
+  const rowKey = props.rowKey ?? resource.idField;
+  const childrenField = props.childrenField ?? 'children';
 
   const params = useMemo(
-    () => ({ ...baseParams, ...filterValues, ...(paged ? { page_no: page.no, page_size: page.size } : {}) }),
-    [baseParams, filterValues, paged, page],
+    () => ({
+      ...baseParams,
+      ...filterValues,
+      ...(sort ? { order_by: sort.field, order: sort.order } : {}),
+      ...(paged ? { page_no: page.no, page_size: page.size } : {}),
+    }),
+    [baseParams, filterValues, sort, paged, page],
   );
   const list = resource.useList(params);
   const add = resource.useAdd();
   const set = resource.useSet();
   const del = resource.useDel();
 
-  const rows = list.data?.rows ?? [];
   const count = list.data?.count ?? 0;
+  // Tree lists start fully expanded; only what the user collapses stays collapsed.
+  const { rows, parentKeys } = useMemo(() => {
+    const parents: Key[] = [];
+    const data = list.data?.rows ?? [];
+    return { rows: paged ? data : pruneTree(data, childrenField, rowKey, parents), parentKeys: parents };
+  }, [list.data, paged, childrenField, rowKey]);
+  const expandedRowKeys = useMemo(() => parentKeys.filter((k) => !collapsed.has(k)), [parentKeys, collapsed]);
 
-  const tableColumns = useMemo<ColumnType<Row>[]>(() => {
-    const cols: ColumnType<Row>[] = columns.map(({ key, title, enumPrefix, time, sorter, render, ...rest }) => ({
+  const mutated = async () => {
+    await props.onMutated?.();
+  };
+
+  const openEdit = async (row: Row) => {
+    if (!props.loadEditValues) {
+      setEditing({ mode: 'edit', row });
+      return;
+    }
+    setLoadingRow(true);
+    try {
+      setEditing({ mode: 'edit', row, values: await props.loadEditValues(row) });
+    } finally {
+      setLoadingRow(false);
+    }
+  };
+
+  const tableColumns = ((): ColumnType<Row>[] => {
+    const cols: ColumnType<Row>[] = columns.map(({ key, title, enumPrefix, tagColors, time, sorter, render, ...rest }) => ({
       ...rest,
       key,
       dataIndex: key,
       title: t(title ?? `${i18nPrefix}.fields.${key}`),
-      sorter: sorter === true ? (a: Row, b: Row) => compare((a as Payload)[key], (b as Payload)[key]) : sorter,
+      sorter: !!sorter,
+      sortOrder: sorter ? toSortOrder(sort, sorter === true ? key : sorter) : undefined,
+      sortDirections: ['ascend', 'descend'],
       render:
         render ??
         (enumPrefix
-          ? (v: unknown) => (v === null || v === undefined || v === '' ? '' : t(`${enumPrefix}.${v}`))
+          ? (v: unknown) => {
+              if (v === null || v === undefined || v === '') return '';
+              const label = t(`${enumPrefix}.${v}`);
+              return tagColors ? <Tag color={tagColors[String(v)]}>{label}</Tag> : label;
+            }
           : time
             ? (v: unknown) => formatTime(v)
             : undefined),
@@ -156,7 +236,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
                 ),
               )}
             {allowed(canEdit, row) && (
-              <Button size="small" type="link" icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', row })}>
+              <Button size="small" type="link" icon={<EditOutlined />} loading={loadingRow} onClick={() => openEdit(row)}>
                 {t('common.edit')}
               </Button>
             )}
@@ -169,6 +249,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
                 onConfirm={async () => {
                   await del.mutateAsync(resource.delPayloadOf(row));
                   toastSuccess(t('common.del_success'));
+                  await mutated();
                 }}
               >
                 <Button size="small" type="link" danger icon={<DeleteOutlined />}>
@@ -181,29 +262,40 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
       });
     }
     return cols;
-  }, [columns, t, i18nPrefix, canEdit, canDelete, rowActions, isMobile, del, resource]);
+  })();
 
-  const onTableChange = (pagination: TablePaginationConfig, _f: unknown, _s: SorterResult<Row> | SorterResult<Row>[]) => {
-    if (!paged) return;
+  const onTableChange = (pagination: TablePaginationConfig, _f: unknown, sorter: SorterResult<Row> | SorterResult<Row>[]) => {
+    const one = Array.isArray(sorter) ? sorter[0] : sorter;
+    const config = columns.find((c) => c.key === one?.columnKey);
+    const field = config?.sorter ? (config.sorter === true ? config.key : config.sorter) : null;
+    const next: ListSort | null = field && one?.order ? { field, order: one.order === 'ascend' ? 'asc' : 'desc' } : null;
+    if (next?.field !== sort?.field || next?.order !== sort?.order) {
+      setSort(next);
+      setPage((p) => ({ ...p, no: 1 }));
+      return;
+    }
     setPage({ no: pagination.current ?? 1, size: pagination.pageSize ?? PAGE_SIZE_DEFAULT });
   };
 
   const applyFilters = (values: Payload) => {
-    setFilterValues(filters ? toPayload(filters, values) : {});
+    setFilterValues(filterPayloadOf(values));
     setPage((p) => ({ ...p, no: 1 }));
   };
 
   const submitForm = async (payload: Payload) => {
     const mode = editing?.mode ?? 'add';
     const row = editing?.row;
-    const body = props.toPayload ? props.toPayload(payload, mode, row) : payload;
+    const body = props.toPayload ? await props.toPayload(payload, mode, row) : payload;
     if (mode === 'edit' && row) {
       await set.mutateAsync({ ...body, [resource.idField]: resource.idOf(row) });
       toastSuccess(t('common.set_success'));
     } else {
       await add.mutateAsync(body);
       toastSuccess(t('common.add_success'));
+      // A new child must be visible: re-expand everything.
+      setCollapsed(new Set());
     }
+    await mutated();
   };
 
   const label = t(props.label ?? `${i18nPrefix}.title`, { defaultValue: t('common.table') });
@@ -217,6 +309,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
           name={`${i18nPrefix}-filters`}
           aria-label={t('common.filters')}
           onFinish={applyFilters}
+          initialValues={initialFilterForm}
           style={{ marginBottom: 16, rowGap: 8 }}
         >
           {filters.map((f) => (
@@ -232,7 +325,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
               <Button
                 onClick={() => {
                   filterForm.resetFields();
-                  applyFilters({});
+                  applyFilters(filterForm.getFieldsValue());
                 }}
               >
                 {t('common.reset')}
@@ -257,26 +350,42 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
       </Space>
       <Table<Row>
         aria-label={label}
-        rowKey={props.rowKey ?? resource.idField}
+        rowKey={rowKey}
         columns={tableColumns}
         dataSource={rows}
+        expandable={
+          paged
+            ? props.expandable
+            : {
+                childrenColumnName: childrenField,
+                expandedRowKeys,
+                onExpand: (expanded, row) => {
+                  const key = (row as Payload)[rowKey] as Key;
+                  setCollapsed((prev) => {
+                    const next = new Set(prev);
+                    if (expanded) next.delete(key);
+                    else next.add(key);
+                    return next;
+                  });
+                },
+                ...props.expandable,
+              }
+        }
         loading={list.isFetching}
         size={isMobile ? 'small' : 'middle'}
         scroll={{ x: 'max-content' }}
         onChange={onTableChange}
-        pagination={
-          paged
-            ? {
-                current: page.no,
-                pageSize: page.size,
-                total: count,
-                showLessItems: isMobile,
-                showSizeChanger: !isMobile,
-                size: isMobile ? 'small' : undefined,
-                showTotal: isMobile ? undefined : (total: number) => t('common.total', { count: total }),
-              }
-            : false
-        }
+        // Unpaged (tree) lists are paged here, by their top-level rows.
+        pagination={{
+          current: page.no,
+          pageSize: page.size,
+          total: paged ? count : rows.length,
+          hideOnSinglePage: !paged,
+          showSizeChanger: !isMobile,
+          size: isMobile ? 'small' : undefined,
+          showTotal: isMobile || !paged ? undefined : (total: number) => t('common.total', { count: total }),
+          ...pagerProps(page.no, page.size, paged ? count : rows.length, isMobile),
+        }}
       />
       {form && (
         <ModalForm
@@ -285,7 +394,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
           title={editing?.mode === 'edit' ? (props.titles?.edit ?? 'common.edit') : (props.titles?.add ?? 'common.add')}
           fields={form}
           i18nPrefix={i18nPrefix}
-          values={editing?.mode === 'edit' ? (editing.row as Payload | undefined) : props.addValues}
+          values={editing?.mode === 'edit' ? (editing.values ?? (editing.row as Payload | undefined)) : props.addValues}
           onSubmit={submitForm}
           onClose={() => setEditing(null)}
           columns={props.formColumns}

@@ -1,5 +1,7 @@
 import { type Envelope, ErrorCode } from '@iot/contract';
 import { errorText, toastError } from './feedback';
+import { serverRuleMessage } from './form-rules';
+import { i18n } from './i18n';
 import { beginRequest, endRequest } from './loading';
 import { clearSession, clearUserInfo, getToken } from './session';
 
@@ -87,7 +89,9 @@ export async function call<T = unknown>(path: string, payload: object = {}, opti
 export const showApiError = (err: unknown) => {
   if (err instanceof ApiError) {
     if (err.code === ErrorCode.UNAUTHORIZED) return;
-    toastError(errorText(err.code === NETWORK_ERROR ? 'network' : err.code));
+    // A refused command names its rule (in_use, has_children…): say which rather than "wrong parameters".
+    const [rule] = Object.values(err.fieldErrors ?? {});
+    toastError(rule ? serverRuleMessage(rule, i18n.t) : errorText(err.code === NETWORK_ERROR ? 'network' : err.code));
     return;
   }
   if (err instanceof DOMException && err.name === 'AbortError') return;

@@ -82,6 +82,14 @@ export const serverRuleMessage = (rule: string, t: TFunction): string => {
       };
       return t(known[arg] ?? 'rules.invalid');
     }
+    case 'not_found':
+    case 'has_children':
+    case 'has_users':
+    case 'in_use':
+    case 'cycle':
+    case 'depth':
+    case 'self':
+      return t(`rules.${kind}`);
     default:
       return t('rules.invalid');
   }

@@ -1,9 +1,8 @@
 import type { MenuNode, UserRow } from '@iot/contract';
 import { useSyncExternalStore } from 'react';
 
-/** The signed-in account as login and v2/user/account/get answer it. */
-export type SessionUser = Pick<UserRow, 'id' | 'user_id' | 'user_name' | 'comp_id' | 'user_type'> &
-  Partial<Omit<UserRow, 'id' | 'user_id' | 'user_name' | 'comp_id' | 'user_type'>>;
+/** The signed-in account as login and v2/user/account/get answer it (CONTRACT §4). */
+export type SessionUser = UserRow;
 
 export interface SessionInfo {
   user: SessionUser;

@@ -1,18 +1,33 @@
-import { BankOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { API } from '@iot/contract';
+import { AuditOutlined, BankOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { API, CompanyState } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useAccess } from '../../lib/access';
+import { currentLanguage } from '../../lib/i18n';
+import { withLang } from '../../lib/lang';
 import { countQueryOptions } from '../../lib/resource';
 import { useSessionInfo } from '../../lib/session';
 
-const CountCard = ({ title, icon, path, name }: { title: string; icon: ReactNode; path: string; name: string }) => {
+interface CountCardProps {
+  title: string;
+  icon: ReactNode;
+  path: string;
+  name: string;
+  params?: Record<string, unknown>;
+  /** Where the card leads (a route with its filter), with its i18n link text. */
+  link?: { to: string; search: string; label: string };
+}
+
+const CountCard = ({ title, icon, path, name, params, link }: CountCardProps) => {
   const { t } = useTranslation();
-  const count = useQuery(countQueryOptions(name, path));
+  const count = useQuery(countQueryOptions(name, path, params));
   return (
-    <Card>
+    <Card
+      extra={link ? <Link to={{ pathname: link.to, search: withLang(link.search, currentLanguage()) }}>{t(link.label)}</Link> : undefined}
+    >
       <Statistic title={t(title)} value={count.data ?? '–'} prefix={icon} loading={count.isLoading} />
     </Card>
   );
@@ -24,8 +39,18 @@ export default function DashboardPage() {
   const session = useSessionInfo();
   const access = useAccess();
   const user = session?.user;
-  const cards = [
+  const cards: (CountCardProps & { key: string; show: boolean })[] = [
     { key: 'companies', title: 'dashboard.companies', icon: <BankOutlined />, path: API.companyList.path, name: 'company', show: true },
+    {
+      key: 'pending',
+      title: 'dashboard.pending_companies',
+      icon: <AuditOutlined />,
+      path: API.companyList.path,
+      name: 'company',
+      params: { state: CompanyState.PENDING },
+      link: { to: '/operate/company', search: `?state=${CompanyState.PENDING}`, label: 'dashboard.review_pending' },
+      show: access.can('operate/company'),
+    },
     {
       key: 'users',
       title: 'dashboard.users',
@@ -52,9 +77,9 @@ export default function DashboardPage() {
         {t('dashboard.company')}: {user?.comp_name ?? '–'} · {t('dashboard.role')}: {user?.role_name ?? '–'}
       </Typography.Paragraph>
       <Row gutter={[16, 16]}>
-        {cards.map((c) => (
-          <Col key={c.key} xs={24} sm={12} lg={8}>
-            <CountCard title={c.title} icon={c.icon} path={c.path} name={c.name} />
+        {cards.map(({ key, show: _shown, ...card }) => (
+          <Col key={key} xs={24} sm={12} lg={6}>
+            <CountCard {...card} />
           </Col>
         ))}
       </Row>

@@ -1,5 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import type { LoginKey, MenuNode } from '@iot/contract';
+import type { LoginKey, LoginOutput } from '@iot/contract';
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,15 +11,8 @@ import { hasWebCrypto, loginCipher } from '../../../lib/crypto';
 import { errorText } from '../../../lib/feedback';
 import { currentLanguage } from '../../../lib/i18n';
 import { withLang } from '../../../lib/lang';
-import { type SessionUser, setSessionInfo, setToken } from '../../../lib/session';
+import { setSessionInfo, setToken } from '../../../lib/session';
 import { LOGIN_KEY_PATH, LOGIN_PATH } from '../../../lib/shell-paths';
-
-interface LoginAnswer {
-  acc_token: string;
-  expires_at: number;
-  user: SessionUser;
-  menus: MenuNode[];
-}
 
 interface LoginValues {
   user_id: string;
@@ -27,12 +20,12 @@ interface LoginValues {
 }
 
 /** CONTRACT §4: fetch a key, encrypt account + encoded password + time, log in. */
-const logIn = async ({ user_id, password }: LoginValues): Promise<LoginAnswer> => {
+const logIn = async ({ user_id, password }: LoginValues): Promise<LoginOutput> => {
   const key = (await call<LoginKey>(LOGIN_KEY_PATH)).data;
   const receivedAt = Date.now();
   const userId = user_id.trim();
   const cipher = await loginCipher(key, receivedAt, userId, password);
-  const answer = await call<LoginAnswer>(LOGIN_PATH, {
+  const answer = await call<LoginOutput>(LOGIN_PATH, {
     device_system: 'web',
     device_model: navigator.userAgent.slice(0, 128),
     user_id: userId,

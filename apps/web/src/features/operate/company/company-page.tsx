@@ -1,18 +1,19 @@
 import { CheckCircleOutlined } from '@ant-design/icons';
-import { API, CompanyState, PHONE_AREA_DEFAULT } from '@iot/contract';
+import { API, type CompanyNode, CompanyState, PHONE_AREA_DEFAULT } from '@iot/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { FieldConfig } from '../../../components/field-config';
+import { COMPANY_TREE_PARAMS, useCompanyTreeData } from '../../../components/pickers';
 import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { toastSuccess } from '../../../lib/feedback';
 import type { Payload } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
-import { COMPANY_TYPE_OPTIONS, type CompanyNode, companyTreeData } from './company-options';
+import { COMPANY_TYPE_OPTIONS } from './company-options';
 import { companyResource } from './company-resource';
 
 const STATE_OPTIONS = [CompanyState.ACTIVE, CompanyState.DISABLED].map((v) => ({ value: v, label: `company.states.${v}` }));
 const FILTER_STATE_OPTIONS = [...STATE_OPTIONS, { value: CompanyState.PENDING, label: `company.states.${CompanyState.PENDING}` }];
-const TREE = { tree: 1 };
 
 const filters: FieldConfig[] = [
   { name: 'comp_name' },
@@ -50,13 +51,17 @@ export default function CompanyPage() {
   const { t } = useTranslation();
   const session = useSessionInfo();
   const columns = useColumns();
-  const tree = companyResource.useList(TREE);
+  const treeData = useCompanyTreeData();
+  // The dashboard links here with ?state=3 (pending registrations).
+  const [search] = useSearchParams();
+  const stateFilter = Number(search.get('state'));
+  const initialFilters = useMemo(() => (stateFilter > 0 ? { state: stateFilter } : undefined), [stateFilter]);
   const approve = companyResource.useAction(API.companySet.path);
   const ownCompany = session?.user.comp_id;
 
   const form = useMemo<FieldConfig[]>(
     () => [
-      { name: 'comp_parent_id', type: 'tree-select', required: true, treeData: companyTreeData(tree.data?.rows ?? []), wide: true },
+      { name: 'comp_parent_id', type: 'tree-select', required: true, treeData, wide: true },
       { name: 'comp_name', required: true, maxLength: 128 },
       { name: 'comp_short_name', maxLength: 64 },
       { name: 'comp_type', type: 'select', required: true, options: COMPANY_TYPE_OPTIONS, initialValue: 9 },
@@ -76,7 +81,7 @@ export default function CompanyPage() {
       { name: 'sys', maxLength: 32 },
       { name: 'comp_addr', type: 'textarea', maxLength: 255, wide: true },
     ],
-    [tree.data],
+    [treeData],
   );
 
   const rowActions = useMemo<RowAction<CompanyNode>[]>(
@@ -105,7 +110,8 @@ export default function CompanyPage() {
       filters={filters}
       form={form}
       formColumns={2}
-      baseParams={TREE}
+      baseParams={COMPANY_TREE_PARAMS}
+      initialFilters={initialFilters}
       paged={false}
       titles={{ add: 'company.add_title', edit: 'company.edit_title' }}
       addValues={ownCompany ? { comp_parent_id: ownCompany } : undefined}

@@ -1,6 +1,6 @@
+import type { CompanyNode } from '@iot/contract';
 import { API } from '@iot/contract';
 import { defineResource } from '../../../lib/resource';
-import type { CompanyNode } from './company-options';
 
 /** Companies (operate/company): v2/user/company/*; rows identified by comp_id. */
 export const companyResource = defineResource<CompanyNode>({

@@ -1,0 +1,145 @@
+import { API, ErrorCode } from '@iot/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { roleLabel } from '../../../components/pickers';
+import { fetchAccount } from '../../../lib/account';
+import { ApiError, call, showApiError } from '../../../lib/api';
+import { encodePassword } from '../../../lib/crypto';
+import { toastError } from '../../../lib/feedback';
+import { formatTime } from '../../../lib/format';
+import { USER_STATE_COLORS } from '../../operate/user/user-options';
+
+interface PasswordValues {
+  old_password: string;
+  new_password: string;
+  confirm_password: string;
+}
+
+/** Change own password (user/password/modify): both passwords encoded; other sessions end. */
+const PasswordCard = ({ userId }: { userId: string }) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<PasswordValues>();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+
+  const submit = async (values: PasswordValues) => {
+    setBusy(true);
+    setDone(false);
+    try {
+      await call(API.passwordModify.path, {
+        user_id: userId,
+        old_password: await encodePassword(userId, values.old_password),
+        new_password: await encodePassword(userId, values.new_password),
+      });
+      form.resetFields();
+      setDone(true);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === ErrorCode.WRONG_PASSWORD) {
+        form.setFields([{ name: 'old_password', errors: [t('errors.512')] }]);
+      } else showApiError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title={t('account.password_title')}>
+      {done && <Alert type="success" showIcon title={t('account.password_changed')} style={{ marginBottom: 16 }} role="status" />}
+      <Form
+        form={form}
+        layout="vertical"
+        name="password-modify"
+        onFinish={submit}
+        onFinishFailed={() => toastError(t('rules.fill_required'))}
+        style={{ maxWidth: 420 }}
+      >
+        <Form.Item
+          name="old_password"
+          label={t('account.fields.old_password')}
+          rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
+        >
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item
+          name="new_password"
+          label={t('account.fields.new_password')}
+          rules={[
+            { required: true, whitespace: true, message: t('rules.required') },
+            { min: 6, message: t('rules.too_small', { n: 6 }) },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm_password"
+          label={t('account.fields.confirm_password')}
+          dependencies={['new_password']}
+          rules={[
+            { required: true, message: t('rules.required') },
+            ({ getFieldValue }) => ({
+              validator: async (_r, v) =>
+                !v || v === getFieldValue('new_password') ? undefined : Promise.reject(new Error(t('rules.password_mismatch'))),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {t('account.change_password')}
+        </Button>
+      </Form>
+    </Card>
+  );
+};
+
+/** Own account and company (user/info), and the password change. */
+export default function InfoPage() {
+  const { t, i18n } = useTranslation();
+  const account = useQuery({ queryKey: ['account-info'], queryFn: ({ signal }) => fetchAccount(signal) });
+  const user = account.data?.user;
+  const company = account.data?.company;
+  const role = account.data?.role;
+  const phone = user?.user_phone ? `${user.user_phone_area} ${user.user_phone}` : '';
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xl={14}>
+        <Card title={t('account.profile')} loading={account.isLoading} style={{ marginBottom: 16 }}>
+          {user && (
+            <Descriptions column={{ xs: 1, sm: 2 }} size="small">
+              <Descriptions.Item label={t('user.fields.user_id')}>{user.user_id}</Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.user_name')}>{user.user_name}</Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.user_email')}>{user.user_email}</Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.phone')}>{phone}</Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.user_type')}>{t(`user.types.${user.user_type}`)}</Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.role_name')}>{role ? roleLabel(role, i18n) : '–'}</Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.state')}>
+                <Tag color={USER_STATE_COLORS[user.state as 1 | 2]}>{t(`user.states.${user.state}`)}</Tag>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.validity_time')}>
+                {formatTime(user.validity_time, 'YYYY-MM-DD') || t('user.never')}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('user.fields.gmt_create')}>{formatTime(user.gmt_create)}</Descriptions.Item>
+            </Descriptions>
+          )}
+        </Card>
+        <Card title={t('account.company')} loading={account.isLoading}>
+          {company && (
+            <Descriptions column={{ xs: 1, sm: 2 }} size="small">
+              <Descriptions.Item label={t('company.fields.comp_name')}>{company.comp_name}</Descriptions.Item>
+              <Descriptions.Item label={t('company.fields.comp_key')}>
+                <span style={{ fontFamily: 'monospace' }}>{company.comp_key}</span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('company.fields.comp_type')}>{t(`company.types.${company.comp_type}`)}</Descriptions.Item>
+              <Descriptions.Item label={t('company.fields.country')}>{company.country}</Descriptions.Item>
+            </Descriptions>
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} xl={10}>
+        {user && <PasswordCard userId={user.user_id} />}
+      </Col>
+    </Row>
+  );
+}

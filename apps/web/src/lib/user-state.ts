@@ -1,0 +1,7 @@
+/** The user-list state filter offers "all" as -1; the server reads 0 as any state (SPEC §5). */
+export const USER_STATE_ALL = -1;
+
+export const userStateFilter = (v: unknown): number => {
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+};
