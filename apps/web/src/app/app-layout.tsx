@@ -162,7 +162,8 @@ export const AppLayout = () => {
           </Flex>
         </Layout.Header>
         <Layout.Content style={handle.fullWidth ? { margin: 0 } : { margin: isMobile ? 8 : 24 }}>
-          <main>{allowed ? <Outlet /> : <NoPermission />}</main>
+          {/* Layout.Content is the page's <main> landmark. */}
+          {allowed ? <Outlet /> : <NoPermission />}
         </Layout.Content>
       </Layout>
     </Layout>
