@@ -1,7 +1,7 @@
 import { AuditOutlined, BankOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { API, CompanyState } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Row, Statistic, Typography } from 'antd';
+import { Card, Col, Flex, Row, Statistic, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -25,10 +25,11 @@ const CountCard = ({ title, icon, path, name, params, link }: CountCardProps) =>
   const { t } = useTranslation();
   const count = useQuery(countQueryOptions(name, path, params));
   return (
-    <Card
-      extra={link ? <Link to={{ pathname: link.to, search: withLang(link.search, currentLanguage()) }}>{t(link.label)}</Link> : undefined}
-    >
-      <Statistic title={t(title)} value={count.data ?? '–'} prefix={icon} loading={count.isLoading} />
+    <Card style={{ height: '100%' }}>
+      <Flex justify="space-between" align="flex-end" gap={8}>
+        <Statistic title={t(title)} value={count.data ?? '–'} prefix={icon} loading={count.isLoading} />
+        {link && <Link to={{ pathname: link.to, search: withLang(link.search, currentLanguage()) }}>{t(link.label)}</Link>}
+      </Flex>
     </Card>
   );
 };

@@ -1,5 +1,5 @@
 import type { MenuNode } from '@iot/contract';
-import { Space, Switch } from 'antd';
+import { Switch, Tooltip } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldConfig } from '../../../components/field-config';
@@ -30,10 +30,11 @@ export default function MenuPage() {
         key: 'icon',
         render: (v: string) =>
           v ? (
-            <Space size={6}>
-              <MenuIcon name={v} />
-              <span>{v}</span>
-            </Space>
+            <Tooltip title={v}>
+              <span role="img" aria-label={v}>
+                <MenuIcon name={v} />
+              </span>
+            </Tooltip>
           ) : null,
       },
       { key: 'sort' },
