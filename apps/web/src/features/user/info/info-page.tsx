@@ -51,6 +51,7 @@ const PasswordCard = ({ userId }: { userId: string }) => {
         form={form}
         layout="vertical"
         name="password-modify"
+        aria-label={t('account.password_title')}
         onFinish={submit}
         onFinishFailed={() => toastError(t('rules.fill_required'))}
         style={{ maxWidth: 420 }}
