@@ -117,6 +117,19 @@ describe('access: a role with two menus', () => {
     expect(await userRow.textContent()).toContain(compName);
     expect(await userRow.textContent()).toContain(roleName);
 
+    // The role's users, and a refused delete while a user holds it.
+    await page.goto(url('/system/role?lang=en'));
+    const held = page.getByRole('table', { name: 'Roles' }).getByRole('row').filter({ hasText: roleName });
+    await held.getByRole('button', { name: 'Users' }).click();
+    const users = page.getByRole('dialog', { name: `Users holding the role ${roleName}` });
+    await shown(users.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: userId }));
+    await users.getByRole('button', { name: 'Close' }).click();
+    await gone(users);
+    await held.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
+    await shown(page.getByRole('alert').filter({ hasText: 'It is in use (users hold it) and cannot be deleted' }));
+    await shown(held);
+
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((u) => u.pathname === '/login');
   });

@@ -123,6 +123,21 @@ describe('system screens', () => {
       .getByRole('row')
       .filter({ hasText: 'is_show' });
     expect(await isShow.getByRole('cell').allTextContents()).toEqual(['is_show', '0', '1']);
+
+    // Sorting is the server's: by API path ascending, then descending, over all entries.
+    await filters.getByRole('button', { name: 'Reset' }).click();
+    const paths = async () => {
+      await page.waitForTimeout(500);
+      const cells = await table.getByRole('row').filter({ hasText: 'v2/' }).all();
+      return Promise.all(cells.map(async (r) => ((await r.textContent()) ?? '').match(/v2\/[a-z/]+/)?.[0] ?? ''));
+    };
+    await table.getByRole('columnheader', { name: 'API path' }).click();
+    const asc = await paths();
+    expect(asc.length).toBeGreaterThan(1);
+    expect(asc).toEqual([...asc].sort());
+    await table.getByRole('columnheader', { name: 'API path' }).click();
+    const desc = await paths();
+    expect(desc).toEqual([...desc].sort().reverse());
   });
 
   it('user/info: a wrong old password is refused on its field; the right one changes it', async () => {

@@ -47,7 +47,11 @@ export const CheckTree = ({ menus, value = [], onChange, disabled, ...rest }: Ch
   const leaves = useMemo(() => leafIds(menus), [menus]);
   const checkedKeys = value.filter((id) => leaves.has(id));
   return (
-    <fieldset aria-label={rest['aria-label']} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+    // A long tree scrolls inside its box so the dialog's other fields and buttons stay in reach.
+    <fieldset
+      aria-label={rest['aria-label']}
+      style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 8, margin: 0, minWidth: 0, maxHeight: 360, overflow: 'auto' }}
+    >
       <Tree
         checkable
         selectable={false}
