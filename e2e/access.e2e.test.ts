@@ -100,6 +100,13 @@ describe('access: a role with two menus', () => {
     await shown(roleRow);
     expect(await roleRow.textContent()).toContain(compName);
     expect(await roleRow.textContent()).toContain('Custom');
+    // Editing loads the role's menus (role/get): the same two are checked.
+    await roleRow.getByRole('button', { name: 'Edit' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit role' });
+    const editMenus = dialog.getByRole('group', { name: 'Menus' });
+    await expect.poll(() => editMenus.getByRole('checkbox', { checked: true }).count()).toBe(2);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await gone(dialog);
 
     // User in that company with that role.
     await page.goto(url('/operate/user?lang=en'));
