@@ -24,11 +24,23 @@ const waitReady = async (url: string, child: ChildProcess) => {
 /** Starts the built server (serving the built console) on a fresh embedded database. */
 export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-e2e-'));
+  // The server reads index.html once: serve a copy, so a rebuild during the run breaks nothing.
+  const webDir = path.join(dataDir, 'web');
+  fs.cpSync(process.env.WEB_DIR || path.join(ROOT, 'apps/web/dist'), webDir, { recursive: true });
   const port = 20000 + Math.floor(Math.random() * 20000);
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIR: webDir,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitReady(url, child);
