@@ -16,6 +16,7 @@ import { menuLabel } from '../lib/menu-label';
 import { clearSession, useSessionInfo } from '../lib/session';
 import { LOGOUT_PATH } from '../lib/shell-paths';
 import { useIsMobile } from '../lib/use-mobile';
+import { forgetReturnPath } from './return-path';
 import { isRouteHandle, type RouteHandle } from './route-handle';
 
 type MenuItem = Required<MenuProps>['items'][number];
@@ -101,7 +102,8 @@ export const AppLayout = () => {
     }
     clearSession();
     queryClient.clear();
-    navigate({ pathname: '/login', search: location.search }, { replace: true });
+    await navigate({ pathname: '/login', search: location.search }, { replace: true });
+    forgetReturnPath();
   };
 
   const brand = (

@@ -11,3 +11,6 @@ export const takeReturnPath = (): string => {
   sessionStorage.removeItem(KEY);
   return path || '/dashboard';
 };
+
+/** An explicit logout starts over: the next login, maybe of someone else, lands on the dashboard. */
+export const forgetReturnPath = () => sessionStorage.removeItem(KEY);
