@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { migration as m0001 } from './migrations/0001_accounts.js';
 import { migration as m0002 } from './migrations/0002_user_list_speed.js';
+import { migration as m0003 } from './migrations/0003_products.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -10,6 +11,7 @@ import { migration as m0002 } from './migrations/0002_user_list_speed.js';
 const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_user_list_speed': m0002,
+  '0003_products': m0003,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

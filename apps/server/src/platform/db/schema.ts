@@ -142,6 +142,38 @@ export interface CompanyUserCountTable {
   users: number;
 }
 
+export interface ProductCategoryTable {
+  id: Generated<number>;
+  name: string;
+  cn_name: string;
+  sort: number;
+}
+
+export interface ProductTable {
+  id: Generated<number>;
+  pk: string;
+  name: string;
+  comp_id: number;
+  node_type: number;
+  category_id: number | null;
+  img: string;
+  remark: string;
+  sys: string;
+  attr: string;
+  oem: number;
+  link_id: string;
+  link_type: number;
+  batch_id: string;
+  create_time: Unix;
+  update_time: Unix;
+}
+
+export interface ProductShareTable {
+  product_id: number;
+  comp_id: number;
+  gmt_create: Unix;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -155,4 +187,7 @@ export interface DB {
   login_failure: LoginFailureTable;
   srv_resource: SrvResourceTable;
   audit_log: AuditLogTable;
+  product_category: ProductCategoryTable;
+  product: ProductTable;
+  product_share: ProductShareTable;
 }
