@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import { migration as m0001 } from './migrations/0001_accounts.js';
 import { migration as m0002 } from './migrations/0002_user_list_speed.js';
 import { migration as m0003 } from './migrations/0003_products.js';
+import { migration as m0004 } from './migrations/0004_devices.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_user_list_speed': m0002,
   '0003_products': m0003,
+  '0004_devices': m0004,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -174,6 +174,35 @@ export interface ProductShareTable {
   gmt_create: Unix;
 }
 
+export interface DeviceTable {
+  id: Generated<number>;
+  uid: string;
+  mac: string;
+  pk: string;
+  comp_id: number;
+  dev_key: string;
+  import_id: number | null;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+export interface DeviceStateTable {
+  device_id: number;
+  online: number;
+  active: number;
+  gmt_active: Unix | null;
+  network_type: number;
+  vendor: string;
+  protocol: string;
+  last_online: Unix | null;
+  last_offline: Unix | null;
+  last_seen: Unix | null;
+  offline_reason: number;
+  wake_state: number;
+  country: string;
+  properties: JSONColumnType<Record<string, unknown>>;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -190,4 +219,6 @@ export interface DB {
   product_category: ProductCategoryTable;
   product: ProductTable;
   product_share: ProductShareTable;
+  device: DeviceTable;
+  device_state: DeviceStateTable;
 }
