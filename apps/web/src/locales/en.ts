@@ -1,3 +1,8 @@
+import * as deviceArea from './areas/device';
+import * as device_stateArea from './areas/device_state';
+import * as jobsArea from './areas/jobs';
+import * as productArea from './areas/product';
+
 /**
  * English messages. The shape of this object is the type every other language
  * must match (`Messages`); locales.test.ts also checks key parity at run time.
@@ -172,8 +177,11 @@ const en = {
       confirm_password: 'Confirm password',
       user_email: 'Email',
     },
-    section_company: 'Company',
-    section_account: 'First account',
+    step_company: 'Company',
+    step_contact: 'Contact',
+    step_account: 'First account',
+    parent_key_not_found: 'No active company has this key',
+    comp_name_taken: 'The parent company already has a company with this name',
     submit: 'Register',
     success_title: 'Registration submitted',
     success_desc: 'The parent company must approve your registration. You can log in once it is approved.',
@@ -476,6 +484,10 @@ const en = {
     'user/info': 'My account',
     'user/bills': 'Bills',
   },
+  product: productArea.en,
+  device: deviceArea.en,
+  device_state: device_stateArea.en,
+  jobs: jobsArea.en,
 };
 
 export type Messages = typeof en;

@@ -1,3 +1,7 @@
+import * as deviceArea from './areas/device';
+import * as device_stateArea from './areas/device_state';
+import * as jobsArea from './areas/jobs';
+import * as productArea from './areas/product';
 import type { Messages } from './en';
 
 const zhCN: Messages = {
@@ -169,8 +173,11 @@ const zhCN: Messages = {
       confirm_password: '确认密码',
       user_email: '邮箱',
     },
-    section_company: '公司信息',
-    section_account: '首个账号',
+    step_company: '公司信息',
+    step_contact: '联系方式',
+    step_account: '首个账号',
+    parent_key_not_found: '没有使用此密钥的有效公司',
+    comp_name_taken: '上级公司下已有同名公司',
     submit: '注册',
     success_title: '注册申请已提交',
     success_desc: '须由上级公司审核通过您的注册申请，审核通过后即可登录。',
@@ -473,6 +480,10 @@ const zhCN: Messages = {
     'user/info': '我的账户',
     'user/bills': '账单',
   },
+  product: productArea.zhCN,
+  device: deviceArea.zhCN,
+  device_state: device_stateArea.zhCN,
+  jobs: jobsArea.zhCN,
 };
 
 export default zhCN;

@@ -1,3 +1,7 @@
+import * as deviceArea from './areas/device';
+import * as device_stateArea from './areas/device_state';
+import * as jobsArea from './areas/jobs';
+import * as productArea from './areas/product';
 import type { Messages } from './en';
 
 const zhTW: Messages = {
@@ -169,8 +173,11 @@ const zhTW: Messages = {
       confirm_password: '確認密碼',
       user_email: '電子郵件',
     },
-    section_company: '公司資訊',
-    section_account: '首個帳號',
+    step_company: '公司資訊',
+    step_contact: '聯絡方式',
+    step_account: '首個帳號',
+    parent_key_not_found: '沒有使用此金鑰的有效公司',
+    comp_name_taken: '上級公司下已有同名公司',
     submit: '註冊',
     success_title: '註冊申請已提交',
     success_desc: '須由上級公司審核通過您的註冊申請，審核通過後即可登入。',
@@ -473,6 +480,10 @@ const zhTW: Messages = {
     'user/info': '我的帳戶',
     'user/bills': '帳單',
   },
+  product: productArea.zhTW,
+  device: deviceArea.zhTW,
+  device_state: device_stateArea.zhTW,
+  jobs: jobsArea.zhTW,
 };
 
 export default zhTW;
