@@ -21,6 +21,7 @@ import { createLoginKeys } from './platform/login-keys.js';
 import { buildOpenApi } from './platform/openapi.js';
 import { createSecretBox, loadSecretKey } from './platform/secrets.js';
 import { createSessionCache } from './platform/session-cache.js';
+import { createLocalStorage } from './platform/storage.js';
 import { createThrottle } from './platform/throttle.js';
 import { installErrorHandling, type Route, registerRoutes } from './platform/transport.js';
 
@@ -73,6 +74,7 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
     throttle: createThrottle(database.db, config),
     sessions: createSessionCache(database.db, config.sessionCacheMs, redis),
     inFlight: createInFlight(),
+    storage: createLocalStorage(path.join(config.dataDir, 'files')),
   };
   app.addHook('onClose', async () => {
     await services.inFlight.idle(10_000);

@@ -5,6 +5,7 @@ import type { InFlight } from './inflight.js';
 import type { LoginKeys } from './login-keys.js';
 import type { SecretBox } from './secrets.js';
 import type { SessionCache } from './session-cache.js';
+import type { Storage } from './storage.js';
 import type { Throttle } from './throttle.js';
 
 /** What a signed-in caller is, resolved once per request from the token. */
@@ -35,6 +36,7 @@ export interface Services {
   throttle: Throttle;
   sessions: SessionCache;
   inFlight: InFlight;
+  storage: Storage;
 }
 
 export interface RequestContext {
