@@ -1,0 +1,374 @@
+import { DownloadOutlined, ExportOutlined, ImportOutlined, UploadOutlined } from '@ant-design/icons';
+import { API, ExportState, ImportState, type JobRow, type UploadOutput } from '@iot/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, DatePicker, Form, Modal, Progress, Space, Statistic, Table, Tag, TreeSelect, Typography, Upload } from 'antd';
+import type { UploadFile } from 'antd/es/upload/interface';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCompanyTreeData } from '../../../components/pickers';
+import { ApiError, call, showApiError } from '../../../lib/api';
+import { toastError, toastSuccess } from '../../../lib/feedback';
+import { formatTime } from '../../../lib/format';
+import { listQueryOptions } from '../../../lib/resource';
+import { getToken } from '../../../lib/session';
+
+/** Where the blank import template is served (docs/api.md). */
+export const TEMPLATE_URL = '/api/v2/iot/import/template.xlsx';
+const POLL_MS = 1000;
+/** SPEC §5: an export covers at most three months. */
+const EXPORT_MAX_MONTHS = 3;
+
+/** A job's file, as a link a browser can follow (the ticket stands in for the token). */
+export const downloadHref = (job: Pick<JobRow, 'download_path' | 'download_ticket'>) =>
+  job.download_path ? `/api/${job.download_path}?ticket=${encodeURIComponent(job.download_ticket)}` : '';
+
+const isXlsx = (name: string) => /\.xlsx$/i.test(name);
+
+/** Sends the file to the upload endpoint (folder `imports`); answers its storage key. */
+const uploadImportFile = async (file: File): Promise<UploadOutput> => {
+  const form = new FormData();
+  form.append('folder', 'imports');
+  form.append('file', file, file.name);
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch('/api/v2/oss/upload?folder=imports', { method: 'POST', headers, body: form });
+  const body = (await res.json().catch(() => null)) as { code?: number; msg?: string; data?: UploadOutput } | null;
+  if (!body || body.code !== 200 || !body.data) throw new ApiError(body?.code ?? res.status, body?.msg ?? res.statusText, null);
+  return body.data;
+};
+
+const importStateColor: Record<number, string> = { 1: 'default', 2: 'processing', 3: 'success', 4: 'error' };
+const exportStateColor: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
+
+/** One import job as it runs: progress bar, state, then counts and the report. */
+export const ImportProgress = ({ job }: { job: JobRow }) => {
+  const { t } = useTranslation();
+  const percent = job.total > 0 ? Math.floor((job.done * 100) / job.total) : job.state === ImportState.IMPORTED ? 100 : 0;
+  const finished = job.state === ImportState.IMPORTED || job.state === ImportState.FAILED;
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }} aria-live="polite">
+      <Space>
+        <Typography.Text>{t('jobs.fields.state')}:</Typography.Text>
+        <Tag color={importStateColor[job.state]} data-testid="import-state">
+          {t(`jobs.import_states.${job.state}`)}
+        </Tag>
+        {job.resumed > 0 && !finished && <Tag color="warning">{t('jobs.resumed')}</Tag>}
+      </Space>
+      <Progress
+        percent={percent}
+        status={job.state === ImportState.FAILED ? 'exception' : finished ? 'success' : 'active'}
+        aria-label={t('jobs.progress')}
+      />
+      <Typography.Text type="secondary">{t('jobs.rows_done', { done: job.done, total: job.total })}</Typography.Text>
+      {job.state === ImportState.FAILED && <Alert type="error" title={t(`jobs.errors.${job.error || 'internal'}`)} />}
+      {finished && (
+        <Space size="large">
+          <Statistic title={t('jobs.fields.ok_count')} value={job.ok_count} />
+          <Statistic title={t('jobs.fields.fail_count')} value={job.fail_count} />
+        </Space>
+      )}
+      {job.resumed > 0 && finished && job.state === ImportState.IMPORTED && (
+        <Typography.Text type="secondary">{t('jobs.resumed_done', { count: job.resumed })}</Typography.Text>
+      )}
+      {job.download_path && (
+        <Button icon={<DownloadOutlined />} href={downloadHref(job)}>
+          {t('jobs.download_report')}
+        </Button>
+      )}
+    </Space>
+  );
+};
+
+const useJob = (listPath: string, jobId: number | null, name: string) =>
+  useQuery({
+    ...listQueryOptions<JobRow>(name, listPath, { id: jobId ?? 0 }),
+    enabled: jobId !== null,
+    refetchInterval: (q) => {
+      const row = q.state.data?.rows[0];
+      return row && (row.state === ImportState.IMPORTED || row.state === ImportState.FAILED) ? false : POLL_MS;
+    },
+  });
+
+/** Toolbar button of product/device: xlsx import with owner company, template, progress and report. */
+export const DeviceImportButton = ({ filters: _filters }: { filters: Record<string, unknown> }) => {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const companies = useCompanyTreeData();
+  const [open, setOpen] = useState(false);
+  const [compId, setCompId] = useState<number | undefined>();
+  const [fileList, setFileList] = useState<UploadFile[]>([]);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [jobId, setJobId] = useState<number | null>(null);
+  const job = useJob(API.devImportList.path, jobId, 'device_import');
+  const current = job.data?.rows[0];
+
+  const reset = () => {
+    setCompId(undefined);
+    setFile(null);
+    setFileList([]);
+    setJobId(null);
+  };
+  const close = () => {
+    setOpen(false);
+    if (current && (current.state === ImportState.IMPORTED || current.state === ImportState.FAILED)) {
+      void qc.invalidateQueries({ queryKey: ['device'] });
+      reset();
+    }
+  };
+  const start = async () => {
+    if (!file || compId === undefined) return;
+    setBusy(true);
+    try {
+      const uploaded = await uploadImportFile(file);
+      const answer = await call<JobRow>(API.devImportAdd.path, { file_key: uploaded.key, file_name: file.name, comp_id: compId });
+      setJobId(answer.data.id);
+      toastSuccess(t('jobs.import_started'));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 406 && !err.fieldErrors) toastError(t('jobs.only_xlsx'));
+      else showApiError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button icon={<ImportOutlined />} onClick={() => setOpen(true)}>
+        {t('jobs.import')}
+      </Button>
+      <Modal
+        open={open}
+        title={t('jobs.import_title')}
+        onCancel={close}
+        destroyOnHidden={false}
+        footer={
+          jobId === null
+            ? [
+                <Button key="cancel" onClick={close}>
+                  {t('common.cancel')}
+                </Button>,
+                <Button key="start" type="primary" loading={busy} disabled={!file || compId === undefined} onClick={() => void start()}>
+                  {t('jobs.start_import')}
+                </Button>,
+              ]
+            : [
+                <Button key="again" onClick={reset} disabled={!!current && current.state < ImportState.IMPORTED}>
+                  {t('jobs.import_another')}
+                </Button>,
+                <Button key="close" type="primary" onClick={close}>
+                  {t('common.done')}
+                </Button>,
+              ]
+        }
+      >
+        {jobId === null ? (
+          <Form layout="vertical">
+            <Form.Item label={t('jobs.fields.comp_id')} required htmlFor="import-comp">
+              <TreeSelect
+                id="import-comp"
+                aria-label={t('jobs.fields.comp_id')}
+                treeData={companies}
+                value={compId}
+                onChange={(v: number) => setCompId(v)}
+                treeDefaultExpandAll
+                showSearch={{ treeNodeFilterProp: 'title' }}
+                placeholder={t('jobs.pick_company')}
+              />
+            </Form.Item>
+            <Form.Item label={t('jobs.template')}>
+              <Typography.Link href={TEMPLATE_URL} download>
+                <DownloadOutlined /> {t('jobs.download_template')}
+              </Typography.Link>
+              <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
+                {t('jobs.template_hint')}
+              </Typography.Paragraph>
+            </Form.Item>
+            <Form.Item label={t('jobs.file')} required extra={t('jobs.only_xlsx')}>
+              <Upload
+                accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                maxCount={1}
+                fileList={fileList}
+                beforeUpload={(f) => {
+                  if (!isXlsx(f.name)) {
+                    toastError(t('jobs.only_xlsx'));
+                    return Upload.LIST_IGNORE;
+                  }
+                  setFile(f);
+                  setFileList([{ uid: f.uid, name: f.name, status: 'done' }]);
+                  return false;
+                }}
+                onRemove={() => {
+                  setFile(null);
+                  setFileList([]);
+                }}
+              >
+                <Button icon={<UploadOutlined />}>{t('jobs.choose_file')}</Button>
+              </Upload>
+            </Form.Item>
+          </Form>
+        ) : current ? (
+          <ImportProgress job={current} />
+        ) : (
+          <Progress percent={0} status="active" aria-label={t('jobs.progress')} />
+        )}
+      </Modal>
+    </>
+  );
+};
+
+/** Export jobs of a kind with state and download (polled while one is exporting). */
+export const ExportJobsTable = ({ listPath, name }: { listPath: string; name: string }) => {
+  const { t } = useTranslation();
+  const jobs = useQuery({
+    ...listQueryOptions<JobRow>(name, listPath, { page_size: 10 }),
+    refetchInterval: (q) => (q.state.data?.rows.some((r) => r.state === ExportState.EXPORTING) ? POLL_MS : false),
+  });
+  return (
+    <Table<JobRow>
+      aria-label={t('jobs.export_list')}
+      rowKey="id"
+      size="small"
+      loading={jobs.isLoading}
+      dataSource={jobs.data?.rows ?? []}
+      pagination={false}
+      columns={[
+        { key: 'id', dataIndex: 'id', title: t('jobs.fields.id') },
+        { key: 'gmt_create', dataIndex: 'gmt_create', title: t('jobs.fields.gmt_create'), render: (v: number) => formatTime(v) },
+        {
+          key: 'state',
+          dataIndex: 'state',
+          title: t('jobs.fields.state'),
+          render: (v: number, row) => (
+            <Tag color={exportStateColor[v]}>
+              {t(`jobs.export_states.${v}`)}
+              {v === ExportState.EXPORTING && row.total > 0 ? ` ${Math.floor((row.done * 100) / row.total)}%` : ''}
+            </Tag>
+          ),
+        },
+        { key: 'ok_count', dataIndex: 'ok_count', title: t('jobs.fields.rows') },
+        {
+          key: 'download',
+          title: t('common.actions'),
+          render: (_: unknown, row) =>
+            row.state === ExportState.SUCCESS && row.download_path ? (
+              <Typography.Link href={downloadHref(row)}>
+                <DownloadOutlined /> {t('jobs.download')}
+              </Typography.Link>
+            ) : row.state === ExportState.FAILURE ? (
+              <Typography.Text type="danger">{t(`jobs.errors.${row.error || 'internal'}`)}</Typography.Text>
+            ) : null,
+        },
+      ]}
+    />
+  );
+};
+
+/** Export dialog: a registration range of at most three months plus the list's filters, then the jobs list. */
+export const ExportDialog = ({
+  filters,
+  addPath,
+  listPath,
+  name,
+  open,
+  onClose,
+}: {
+  filters: Record<string, unknown>;
+  addPath: string;
+  listPath: string;
+  name: string;
+  open: boolean;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const [picking, setPicking] = useState<Dayjs | null>(null);
+  const [busy, setBusy] = useState(false);
+  const start = async () => {
+    if (!range) return;
+    setBusy(true);
+    try {
+      const { gmt_start: _s, gmt_end: _e, page_no: _p, page_size: _z, ...rest } = filters;
+      await call(addPath, { ...rest, gmt_start: range[0].startOf('day').unix(), gmt_end: range[1].add(1, 'day').startOf('day').unix() });
+      toastSuccess(t('jobs.export_started'));
+      await qc.invalidateQueries({ queryKey: [name] });
+    } catch (err) {
+      showApiError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open={open} title={t('jobs.export_title')} onCancel={onClose} footer={null} width={720}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
+        <Typography.Text type="secondary">{t('jobs.export_hint')}</Typography.Text>
+        <Space wrap>
+          <DatePicker.RangePicker
+            aria-label={t('jobs.range')}
+            value={range}
+            onCalendarChange={(v) => setPicking(v?.[0] ?? v?.[1] ?? null)}
+            onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+            disabledDate={(d) =>
+              d.isAfter(dayjs().endOf('day')) ||
+              (picking !== null &&
+                (d.isAfter(picking.add(EXPORT_MAX_MONTHS, 'month')) || d.isBefore(picking.subtract(EXPORT_MAX_MONTHS, 'month'))))
+            }
+          />
+          <Button type="primary" icon={<ExportOutlined />} disabled={!range} loading={busy} onClick={() => void start()}>
+            {t('jobs.start_export')}
+          </Button>
+        </Space>
+        <ExportJobsTable listPath={listPath} name={name} />
+      </Space>
+    </Modal>
+  );
+};
+
+/** Toolbar button of product/device: export the filtered registrations as .xlsx. */
+export const DeviceExportButton = ({ filters }: { filters: Record<string, unknown> }) => {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button icon={<ExportOutlined />} onClick={() => setOpen(true)}>
+        {t('jobs.export')}
+      </Button>
+      {open && (
+        <ExportDialog
+          filters={filters}
+          addPath={API.devExportAdd.path}
+          listPath={API.devExportList.path}
+          name="device_export"
+          open={open}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+};
+
+/** Toolbar button of product/device_state: export the filtered state list as .xlsx. */
+export const DeviceStateExportButton = ({ filters }: { filters: Record<string, unknown> }) => {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button icon={<ExportOutlined />} onClick={() => setOpen(true)}>
+        {t('jobs.export')}
+      </Button>
+      {open && (
+        <ExportDialog
+          filters={filters}
+          addPath={API.stateExportAdd.path}
+          listPath={API.stateExportList.path}
+          name="state_export"
+          open={open}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+};
