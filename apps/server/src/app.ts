@@ -6,6 +6,7 @@ import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { deviceRoutes } from './modules/iot/device.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
@@ -34,6 +35,7 @@ export const ROUTES: Route[] = [
   ...menuRoutes,
   ...resourceRoutes,
   ...auditRoutes,
+  ...deviceRoutes,
 ];
 
 export interface BuildAppOptions {

@@ -186,6 +186,13 @@ export interface DeviceTable {
   gmt_update: Unix;
 }
 
+/** Devices per company and id block (`id >> 16`), kept by triggers (migration 0006): deep pages. */
+export interface DeviceBlockTable {
+  comp_id: number;
+  block: number;
+  n: number;
+}
+
 export interface DeviceStateTable {
   device_id: number;
   online: number;
@@ -221,4 +228,5 @@ export interface DB {
   product_share: ProductShareTable;
   device: DeviceTable;
   device_state: DeviceStateTable;
+  device_block: DeviceBlockTable;
 }

@@ -1,0 +1,375 @@
+import {
+  type DeviceFilter,
+  type DeviceInfo,
+  type DeviceListInput,
+  type DeviceRow,
+  macFilterPrefix,
+  normalizeMac,
+  SECRET_MASK,
+} from '@iot/contract';
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Scope } from '../../platform/context.js';
+import type { Conn } from '../../platform/db/database.js';
+import type { DB, DeviceTable } from '../../platform/db/schema.js';
+import { badParams } from '../../platform/errors.js';
+import { inScope } from '../../platform/scope.js';
+import { orderTerm, type SortSpec, sortOf } from '../../platform/sorting.js';
+
+/** Ids per block of `device_block` (migration 0006): `id >> 16`. */
+const BLOCK_SHIFT = 16;
+/** Below this offset a plain OFFSET on the narrow index is already fast. */
+const DEEP_OFFSET = 2_000;
+
+const selectDevices = (conn: Conn) =>
+  conn
+    .selectFrom('device as d')
+    .leftJoin('device_state as s', 's.device_id', 'd.id')
+    .leftJoin('product as p', 'p.pk', 'd.pk')
+    .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
+    .select([
+      'd.id',
+      'd.uid',
+      'd.mac',
+      'd.pk',
+      'p.name as product_name',
+      'd.comp_id',
+      'c.comp_name',
+      'd.import_id',
+      'd.gmt_create',
+      sql<number>`coalesce(s.online, 0)`.as('online'),
+      sql<number>`coalesce(s.active, 0)`.as('active'),
+      sql<number>`coalesce(s.network_type, 0)`.as('network_type'),
+      sql<string>`coalesce(s.vendor, '')`.as('vendor'),
+      sql<string>`coalesce(s.protocol, '')`.as('protocol'),
+      's.last_online',
+      's.last_offline',
+      's.last_seen',
+      sql<number>`coalesce(s.offline_reason, 0)`.as('offline_reason'),
+    ]);
+
+const DEVICE_SORTS = {
+  id: 'd.id',
+  uid: 'd.uid',
+  mac: 'd.mac',
+  pk: 'd.pk',
+  comp_id: 'd.comp_id',
+  gmt_create: 'd.gmt_create',
+};
+
+type DeviceQuery = SelectQueryBuilder<DB & { d: DeviceTable }, 'd', object>;
+
+const usesState = (f: DeviceFilter) =>
+  (f.online !== undefined && f.online >= 0) ||
+  (f.active !== undefined && f.active >= 0) ||
+  (f.network_type !== undefined && f.network_type >= 0) ||
+  Boolean(f.vendor) ||
+  f.online_start !== undefined ||
+  f.online_end !== undefined;
+
+/** Filters beyond the scope and one company: the fast paths do not apply. */
+const isNarrowed = (f: DeviceFilter) =>
+  usesState(f) || Boolean(f.uid || f.mac || f.pk) || f.gmt_start !== undefined || f.gmt_end !== undefined;
+
+const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Devices in scope matching the filters (the list's, a bulk action's, an export's).
+ * State filters read `device_state` through EXISTS, so the device index still drives.
+ */
+export const filteredDevices = (conn: Conn, scope: Scope, f: DeviceFilter): DeviceQuery => {
+  let q = conn.selectFrom('device as d').where(inScope(scope, 'd.comp_id'));
+  if (f.comp_id) q = q.where('d.comp_id', '=', f.comp_id);
+  if (f.uid) q = q.where('d.uid', 'like', `${escapeLike(f.uid.toUpperCase())}%`);
+  if (f.mac) {
+    const prefix = macFilterPrefix(f.mac);
+    q = prefix ? q.where('d.mac', 'like', `${escapeLike(prefix)}%`) : q;
+  }
+  if (f.pk) q = q.where('d.pk', '=', f.pk);
+  if (f.gmt_start !== undefined) q = q.where('d.gmt_create', '>=', f.gmt_start);
+  if (f.gmt_end !== undefined) q = q.where('d.gmt_create', '<', f.gmt_end);
+  if (usesState(f)) {
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('device_state as fs')
+          .select(sql`1`.as('one'))
+          .whereRef('fs.device_id', '=', 'd.id')
+          .where((sb) => {
+            const terms: Expression<SqlBool>[] = [];
+            if (f.online !== undefined && f.online >= 0) terms.push(sb('fs.online', '=', f.online));
+            if (f.active !== undefined && f.active >= 0) terms.push(sb('fs.active', '=', f.active));
+            if (f.network_type !== undefined && f.network_type >= 0) terms.push(sb('fs.network_type', '=', f.network_type));
+            if (f.vendor) terms.push(sb('fs.vendor', 'ilike', `%${escapeLike(f.vendor)}%`));
+            if (f.online_start !== undefined) terms.push(sb('fs.last_online', '>=', f.online_start));
+            if (f.online_end !== undefined) terms.push(sb('fs.last_online', '<', f.online_end));
+            return sb.and(terms);
+          }),
+      ),
+    );
+  }
+  return q;
+};
+
+/**
+ * The offset-th device of an unfiltered scope in id-descending order, without walking
+ * `offset` index entries: per-block counters locate the block, then at most one block is
+ * walked. Answers the id bound to start below and how many rows to skip under it.
+ */
+const locateDeep = async (conn: Conn, scope: Scope, compId: number | undefined, offset: number) => {
+  let q = conn
+    .selectFrom('device_block as b')
+    .where(inScope(scope, 'b.comp_id'))
+    .select(['b.block', (eb) => eb.fn.sum<number>('b.n').as('n')])
+    .groupBy('b.block')
+    .orderBy('b.block', 'desc');
+  if (compId) q = q.where('b.comp_id', '=', compId);
+  const blocks = await q.execute();
+  let before = 0;
+  for (const b of blocks) {
+    const n = Number(b.n);
+    if (before + n > offset) return { below: (b.block + 1) * 2 ** BLOCK_SHIFT, skip: offset - before };
+    before += n;
+  }
+  return null;
+};
+
+export interface DevicePage {
+  offset: number;
+  limit: number;
+}
+
+/** Default order: newest first (`id` descending), ties by id. */
+export const listDevices = async (conn: Conn, scope: Scope, f: DeviceListInput, page: DevicePage) => {
+  const sort: SortSpec = sortOf(f, DEVICE_SORTS, { column: 'd.id', direction: 'desc' });
+  const byId = sort.column === 'd.id';
+  if (f.cursor !== undefined && !byId) throw badParams({ cursor: 'id_order_only' }, 'Cursor paging follows the id order');
+  const narrowed = isNarrowed(f);
+  let ids = filteredDevices(conn, scope, f).select('d.id');
+  let reverse = false;
+  if (f.cursor !== undefined) {
+    // Keyset: the rows after (or before) the cursor in the list order, from the index.
+    const next = (f.cursor_dir ?? 'next') === 'next';
+    const below = next === (sort.direction === 'desc');
+    ids = ids.where('d.id', below ? '<' : '>', f.cursor).orderBy('d.id', below ? 'desc' : 'asc');
+    reverse = !next;
+    ids = ids.limit(page.limit);
+  } else if (byId && sort.direction === 'desc' && !narrowed && page.offset >= DEEP_OFFSET) {
+    const at = await locateDeep(conn, scope, f.comp_id, page.offset);
+    ids = at ? ids.where('d.id', '<', at.below).orderBy('d.id', 'desc').offset(at.skip).limit(page.limit) : ids.where(sql<SqlBool>`false`);
+  } else {
+    ids = ids.orderBy(orderTerm(sort));
+    if (!byId) ids = ids.orderBy('d.id', sort.direction);
+    ids = ids.offset(page.offset).limit(page.limit);
+  }
+  const idList = (await ids.execute()).map((r) => Number(r.id));
+  const countQuery = narrowed
+    ? filteredDevices(conn, scope, f).select((eb) => eb.fn.countAll<number>().as('n'))
+    : // Unfiltered: the scope's companies' `dk`, kept exact by triggers (migration 0006).
+      (() => {
+        let c = conn
+          .selectFrom('company as c')
+          .where(inScope(scope, 'c.comp_id'))
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('c.dk'), eb.lit(0)).as('n'));
+        if (f.comp_id) c = c.where('c.comp_id', '=', f.comp_id);
+        return c;
+      })();
+  const [rows, total] = await Promise.all([getDevices(conn, idList), countQuery.executeTakeFirstOrThrow()]);
+  const byIdMap = new Map(rows.map((r) => [r.id, r]));
+  const ordered = idList.map((i) => byIdMap.get(i)).filter((r): r is DeviceRow => r !== undefined);
+  if (reverse) ordered.reverse();
+  return { rows: ordered, count: Number(total.n) };
+};
+
+export const getDevices = async (conn: Conn, ids: number[]): Promise<DeviceRow[]> =>
+  ids.length === 0 ? [] : ((await selectDevices(conn).where('d.id', 'in', ids).execute()) as DeviceRow[]);
+
+/** One device in depth, in scope: by id, UID or MAC. */
+export const getDeviceInfo = async (
+  conn: Conn,
+  scope: Scope,
+  by: { id?: number | undefined; uid?: string | undefined; mac?: string | undefined },
+): Promise<DeviceInfo | undefined> => {
+  let q = conn
+    .selectFrom('device as d')
+    .leftJoin('device_state as s', 's.device_id', 'd.id')
+    .leftJoin('product as p', 'p.pk', 'd.pk')
+    .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
+    .where(inScope(scope, 'd.comp_id'))
+    .selectAll('d')
+    .select([
+      'p.id as product_id',
+      'p.name as product_name',
+      'p.node_type',
+      'p.comp_id as product_comp_id',
+      'c.comp_name',
+      'c.dk',
+      'c.dk_limit',
+      's.online',
+      's.active',
+      's.gmt_active',
+      's.network_type',
+      's.vendor',
+      's.protocol',
+      's.last_online',
+      's.last_offline',
+      's.last_seen',
+      's.offline_reason',
+      's.wake_state',
+      's.country',
+    ]);
+  if (by.id !== undefined) q = q.where('d.id', '=', by.id);
+  else if (by.uid) q = q.where(sql`upper(d.uid)`, '=', by.uid.trim().toUpperCase());
+  else if (by.mac) {
+    const mac = normalizeMac(by.mac);
+    if (!mac) return undefined;
+    q = q.where(sql`upper(d.mac)`, '=', mac).where('d.mac', '<>', '');
+  } else return undefined;
+  const r = await q.executeTakeFirst();
+  if (!r) return undefined;
+  return {
+    id: Number(r.id),
+    uid: r.uid,
+    mac: r.mac,
+    pk: r.pk,
+    product_name: r.product_name,
+    comp_id: r.comp_id,
+    comp_name: r.comp_name,
+    import_id: r.import_id === null ? null : Number(r.import_id),
+    gmt_create: r.gmt_create,
+    gmt_update: r.gmt_update,
+    dev_key: r.dev_key ? SECRET_MASK : '',
+    online: r.online ?? 0,
+    active: r.active ?? 0,
+    gmt_active: r.gmt_active,
+    network_type: r.network_type ?? 0,
+    vendor: r.vendor ?? '',
+    protocol: r.protocol ?? '',
+    last_online: r.last_online,
+    last_offline: r.last_offline,
+    last_seen: r.last_seen,
+    offline_reason: r.offline_reason ?? 0,
+    wake_state: r.wake_state ?? 0,
+    country: r.country ?? '',
+    product:
+      r.product_id === null
+        ? null
+        : { id: r.product_id, pk: r.pk, name: r.product_name ?? '', node_type: r.node_type ?? 0, comp_id: r.product_comp_id ?? 0 },
+    company: r.comp_name === null ? null : { comp_id: r.comp_id, comp_name: r.comp_name, dk: r.dk ?? 0, dk_limit: r.dk_limit ?? 0 },
+  };
+};
+
+export const getDeviceProperties = async (conn: Conn, deviceId: number): Promise<Record<string, unknown>> =>
+  (await conn.selectFrom('device_state').select('properties').where('device_id', '=', deviceId).executeTakeFirst())?.properties ?? {};
+
+/** Product keys among `pks` the caller may register devices under: own scope, or shared into it. */
+export const visibleProductPks = async (conn: Conn, scope: Scope, pks: string[]): Promise<Set<string>> => {
+  if (pks.length === 0) return new Set();
+  const rows = await conn
+    .selectFrom('product as p')
+    .select('p.pk')
+    .where('p.pk', 'in', pks)
+    .where((eb) =>
+      eb.or([
+        inScope(scope, 'p.comp_id'),
+        eb.exists(
+          eb
+            .selectFrom('product_share as ps')
+            .select(sql`1`.as('one'))
+            .whereRef('ps.product_id', '=', 'p.id')
+            .where(inScope(scope, 'ps.comp_id')),
+        ),
+      ]),
+    )
+    .execute();
+  return new Set(rows.map((r) => r.pk));
+};
+
+/** Registered devices holding any of these (upper-case) UIDs or canonical MACs. */
+export const findExisting = async (conn: Conn, uids: string[], macs: string[]) => {
+  const [byUid, byMac] = await Promise.all([
+    uids.length === 0
+      ? []
+      : conn
+          .selectFrom('device')
+          .select(['id', sql<string>`upper(uid)`.as('key')])
+          .where(sql`upper(uid)`, 'in', uids)
+          .execute(),
+    macs.length === 0
+      ? []
+      : conn
+          .selectFrom('device')
+          .select(['id', sql<string>`upper(mac)`.as('key')])
+          .where(sql`upper(mac)`, 'in', macs)
+          .where('mac', '<>', '')
+          .execute(),
+  ]);
+  return {
+    uid: new Map(byUid.map((r) => [r.key, Number(r.id)])),
+    mac: new Map(byMac.map((r) => [r.key, Number(r.id)])),
+  };
+};
+
+/** Locks the company row for the rest of the transaction: dk checks and updates serialise per company. */
+export const lockCompanyKeys = (conn: Conn, compId: number) =>
+  conn.selectFrom('company').select(['comp_id', 'dk', 'dk_limit']).where('comp_id', '=', compId).forUpdate().executeTakeFirst();
+
+export interface NewDevice {
+  uid: string;
+  mac: string;
+  pk: string;
+  comp_id: number;
+  dev_key: string;
+  import_id: number | null;
+  gmt_create: number;
+  gmt_update: number;
+}
+
+/** One multi-row INSERT; rows a concurrent registration won (unique UID/MAC) are skipped, not failed. */
+export const insertDevices = async (conn: Conn, rows: NewDevice[]): Promise<{ id: number; uid: string }[]> => {
+  if (rows.length === 0) return [];
+  const inserted = await conn
+    .insertInto('device')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .returning(['id', 'uid'])
+    .execute();
+  if (inserted.length > 0) {
+    // Every other state column has its default (never seen, offline); ingestion fills them.
+    await sql`insert into device_state (device_id) select unnest(${inserted.map((r) => Number(r.id))}::bigint[])`.execute(conn);
+  }
+  return inserted.map((r) => ({ id: Number(r.id), uid: r.uid }));
+};
+
+/** How many of the selected devices are not already in this company. */
+export const countMovingInto = async (selected: DeviceQuery, compId: number) =>
+  Number(
+    (
+      await selected
+        .where('d.comp_id', '<>', compId)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+export const moveDevices = async (conn: Conn, selected: DeviceQuery, compId: number, now: number) => {
+  const r = await conn
+    .updateTable('device')
+    .set({ comp_id: compId, gmt_update: now })
+    .where('id', 'in', selected.where('d.comp_id', '<>', compId).select('d.id'))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+};
+
+export const changeDevicesProduct = async (conn: Conn, selected: DeviceQuery, pk: string, now: number) => {
+  const r = await conn
+    .updateTable('device')
+    .set({ pk, gmt_update: now })
+    .where('id', 'in', selected.where('d.pk', '<>', pk).select('d.id'))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+};
+
+export const deleteDevices = async (conn: Conn, selected: DeviceQuery) => {
+  const r = await conn.deleteFrom('device').where('id', 'in', selected.select('d.id')).executeTakeFirst();
+  return Number(r.numDeletedRows);
+};
