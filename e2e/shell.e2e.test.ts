@@ -432,14 +432,21 @@ describe('registration', () => {
     const password = 'Reg1ster!e2e';
     const { page } = await browser();
     await page.goto(url('/register?lang=en'));
+    // Three steps (the wizard's rules have their own file): where, contact, first account.
+    await shown(page.getByRole('region', { name: 'Company', exact: true }));
     await page.getByLabel('Parent company key').fill(root.comp_key);
     await page.getByLabel('Company name').fill(compName);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await shown(page.getByRole('region', { name: 'Contact', exact: true }));
     await page.getByLabel('Contact person').fill('Reg Tester');
+    await page.getByLabel('Phone', { exact: true }).fill('13800138000');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await shown(page.getByRole('region', { name: 'First account', exact: true }));
     await page.getByLabel('Account', { exact: true }).fill(userId);
     await page.getByLabel('Email').fill(`${userId}@example.com`);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password').fill(password);
-    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
     await shown(page.getByText('Registration submitted', { exact: true }));
     await shown(page.getByText('The parent company must approve your registration.', { exact: false }));
 
