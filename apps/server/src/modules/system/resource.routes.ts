@@ -1,4 +1,4 @@
-import { API, RESOURCE_FIELDS, type ResourceRow, type ResourceTypeName, resolvePaging } from '@iot/contract';
+import { API, idsOf, RESOURCE_FIELDS, type ResourceRow, type ResourceTypeName, resolvePaging } from '@iot/contract';
 import type { Conn } from '../../platform/db/database.js';
 import { badParams, notFound } from '../../platform/errors.js';
 import { orderTerm, sortOf } from '../../platform/sorting.js';
@@ -105,7 +105,7 @@ export const resourceRoutes: Route[] = [
   route(
     API.resourceDel,
     async (ctx, input) => {
-      const ids = [...new Set([...(input.id ? [input.id] : []), ...(input.ids ?? [])])];
+      const ids = idsOf(input);
       const found = await getResources(ctx.conn, ids);
       if (found.length !== ids.length) throw notFound('resource');
       await ctx.conn.deleteFrom('srv_resource').where('id', 'in', ids).execute();

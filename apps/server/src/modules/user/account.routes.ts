@@ -1,4 +1,4 @@
-import { API, ErrorCode, resolvePaging, UserState, UserType } from '@iot/contract';
+import { API, ErrorCode, idsOf, resolvePaging, UserState, UserType } from '@iot/contract';
 import { revokeUserTokens } from '../../platform/auth.js';
 import type { RequestContext } from '../../platform/context.js';
 import { sessionOf } from '../../platform/context.js';
@@ -98,7 +98,7 @@ export const accountRoutes: Route[] = [
     API.accountDel,
     async (ctx, input) => {
       const session = sessionOf(ctx);
-      const ids = [...new Set([...(input.id ? [input.id] : []), ...(input.ids ?? [])])];
+      const ids = idsOf(input);
       for (const id of ids) {
         const user = await getUserInScope(ctx.conn, ctx.scope, id);
         if (!user) throw notFound('user');

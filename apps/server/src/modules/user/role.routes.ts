@@ -1,4 +1,4 @@
-import { API, ErrorCode, RoleType, resolvePaging } from '@iot/contract';
+import { API, ErrorCode, idsOf, RoleType, resolvePaging } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { assertCompanyInScope } from '../../platform/scope.js';
@@ -82,7 +82,7 @@ export const roleRoutes: Route[] = [
     API.roleDel,
     async (ctx, input) => {
       const session = sessionOf(ctx);
-      const ids = [...new Set([...(input.id ? [input.id] : []), ...(input.ids ?? [])])];
+      const ids = idsOf(input);
       for (const id of ids) {
         const role = await getOwnedRole(ctx.conn, ctx.scope, id);
         if (!role) throw notFound('role');
