@@ -503,4 +503,11 @@ const main = async () => {
   if (failed) process.exitCode = 1;
 };
 
-await main();
+// BENCH_SUITE=users|devices|all (all): the user list above, then the device list (scripts/bench-devices.mjs).
+const SUITE = process.env.BENCH_SUITE || 'all';
+if (SUITE !== 'devices') await main();
+if (SUITE !== 'users') {
+  const env = { ...process.env, BENCH_SKIP_BUILD: SUITE === 'all' ? '1' : '' };
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-devices.mjs')], { cwd: ROOT, stdio: 'inherit', env });
+  if (res.status !== 0) process.exitCode = 1;
+}

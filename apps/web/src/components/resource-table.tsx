@@ -84,7 +84,10 @@ export interface ResourceTableProps<Row extends object> {
   /** i18n keys of the dialog titles; default common.add / common.edit. */
   titles?: { add?: string; edit?: string };
   formColumns?: 1 | 2;
-  toolbar?: ReactNode;
+  /** Extra toolbar content; a function gets the applied filter payload and the count (bulk actions, exports). */
+  toolbar?: ReactNode | ((ctx: { filters: Payload; count: number }) => ReactNode);
+  /** Selectable rows (bulk actions). */
+  rowSelection?: TableProps<Row>['rowSelection'];
   /** i18n key: accessible name of the table region. */
   label?: string;
   rowKey?: keyof Row & string;
@@ -339,7 +342,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
           {t('common.total', { count })}
         </Typography.Text>
         <Space wrap>
-          {props.toolbar}
+          {typeof props.toolbar === 'function' ? props.toolbar({ filters: filterValues, count }) : props.toolbar}
           <Button icon={<ReloadOutlined />} aria-label={t('common.refresh')} onClick={() => list.refetch()} />
           {canAdd && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'add' })}>
@@ -351,6 +354,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
       <Table<Row>
         aria-label={label}
         rowKey={rowKey}
+        rowSelection={props.rowSelection}
         columns={tableColumns}
         dataSource={rows}
         expandable={
