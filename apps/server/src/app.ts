@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
+import { productRoutes } from './modules/iot/product.routes.js';
+import { registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
@@ -36,6 +38,8 @@ export const ROUTES: Route[] = [
   ...resourceRoutes,
   ...auditRoutes,
   ...deviceRoutes,
+  ...productRoutes,
+  ...uploadRoutes,
 ];
 
 export interface BuildAppOptions {
@@ -85,6 +89,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
 
   installErrorHandling(app);
   registerRoutes(app, services, ROUTES);
+  // Multipart uploads and file PUT/GET: their own body parsers, the same authentication.
+  await app.register(registerUploads(services));
 
   app.get('/api/health', async () => ({ code: ErrorCode.OK, data: { status: 'up' } }));
   app.get('/api/ready', async (_request, reply) => {

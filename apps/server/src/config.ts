@@ -23,6 +23,8 @@ export interface Config {
   trustProxy: boolean;
   /** How long a resolved session is reused; commands clear it (and, with Redis, everywhere). */
   sessionCacheMs: number;
+  /** Largest file `v2/oss/upload` and put URLs accept (bytes); larger answers 413. */
+  uploadLimit: number;
 }
 
 const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -51,4 +53,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   logLevel: env.LOG_LEVEL || 'info',
   trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
   sessionCacheMs: intEnv(env, 'SESSION_CACHE_MS', 5_000),
+  uploadLimit: intEnv(env, 'UPLOAD_LIMIT', 10 * 1024 * 1024),
 });

@@ -10,6 +10,7 @@ export * from './schemas/company.js';
 export * from './schemas/device.js';
 export * from './schemas/jobs.js';
 export * from './schemas/menu.js';
+export * from './schemas/product.js';
 export * from './schemas/resource.js';
 export * from './schemas/role.js';
 export * from './schemas/session.js';

@@ -12,6 +12,8 @@ import { pipeline } from 'node:stream/promises';
 export interface Storage {
   /** Stores a stream under a new key (`<folder>/<random>.<ext>`) and answers the key and size. */
   put(folder: string, ext: string, body: Readable | Buffer): Promise<{ key: string; size: number }>;
+  /** Stores under a key chosen earlier by `newStorageKey` (signed put URLs); answers the size. */
+  putAt(key: string, body: Readable | Buffer): Promise<number>;
   /** A readable stream of the file, or null when it does not exist. */
   open(key: string): Promise<Readable | null>;
   /** Size in bytes, or null when it does not exist. */
@@ -25,24 +27,33 @@ const KEY_PATTERN = /^[a-z0-9_-]+\/[A-Za-z0-9_-]+\.[a-z0-9]{1,8}$/;
 
 export const isStorageKey = (key: string): boolean => KEY_PATTERN.test(key);
 
+/** A new, unguessable key (`<folder>/<128 random bits>.<ext>`). */
+export const newStorageKey = (folder: string, ext: string): string => {
+  if (!/^[a-z0-9_-]+$/.test(folder) || !/^[a-z0-9]{1,8}$/.test(ext)) throw new Error('bad folder or extension');
+  return `${folder}/${crypto.randomBytes(16).toString('base64url')}.${ext}`;
+};
+
 export const createLocalStorage = (root: string): Storage => {
   const fileOf = (key: string) => {
     if (!isStorageKey(key)) throw new Error(`not a storage key: ${key}`);
     return path.join(root, key);
   };
+  const putAt = async (key: string, body: Readable | Buffer): Promise<number> => {
+    const file = fileOf(key);
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // Write to a temporary name and rename: a crash never leaves a half file under the key.
+    const tmp = `${file}.part`;
+    if (Buffer.isBuffer(body)) await fs.promises.writeFile(tmp, body);
+    else await pipeline(body, fs.createWriteStream(tmp));
+    await fs.promises.rename(tmp, file);
+    return (await fs.promises.stat(file)).size;
+  };
   return {
     async put(folder, ext, body) {
-      if (!/^[a-z0-9_-]+$/.test(folder) || !/^[a-z0-9]{1,8}$/.test(ext)) throw new Error('bad folder or extension');
-      const key = `${folder}/${crypto.randomBytes(16).toString('base64url')}.${ext}`;
-      const file = fileOf(key);
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      // Write to a temporary name and rename: a crash never leaves a half file under the key.
-      const tmp = `${file}.part`;
-      if (Buffer.isBuffer(body)) await fs.promises.writeFile(tmp, body);
-      else await pipeline(body, fs.createWriteStream(tmp));
-      await fs.promises.rename(tmp, file);
-      return { key, size: (await fs.promises.stat(file)).size };
+      const key = newStorageKey(folder, ext);
+      return { key, size: await putAt(key, body) };
     },
+    putAt,
     async open(key) {
       if (!isStorageKey(key)) return null;
       try {

@@ -1,4 +1,4 @@
-import { type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
+import { type Access, type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RequestContext, Services, Session } from './context.js';
@@ -62,13 +62,27 @@ export const unwrapRequest = (
   return { payload, token };
 };
 
-const checkAccess = (api: ApiDef, session: Session | null) => {
+const checkAccess = (api: Pick<ApiDef, 'access'>, session: Session | null) => {
   if (api.access === 'public') return;
   if (!session) throw new AppError(ErrorCode.UNAUTHORIZED);
   if (session.isSuper || api.access === 'user') return;
   if (api.access === 'super') throw new AppError(ErrorCode.NO_PERMISSION);
   if (!api.access.some((key) => session.menuKeys.has(key))) throw new AppError(ErrorCode.NO_PERMISSION);
 };
+
+/**
+ * For routes outside the JSON pipeline (multipart uploads, file PUTs): the same token
+ * lookup, session cache and access check as every JSON path. Answers the session.
+ */
+export const authenticate = async (services: Services, request: FastifyRequest, access: Access): Promise<Session | null> => {
+  const token = request.headers.authorization?.replace(/^Bearer\s+/i, '').trim() || null;
+  const session = access === 'public' || !token ? null : await services.sessions.resolve(token);
+  checkAccess({ access }, session);
+  return session;
+};
+
+/** A further check inside such a route (e.g. per upload folder), same rules as `access` in the registry. */
+export const assertAccess = (session: Session | null, access: Access) => checkAccess({ access }, session);
 
 const idsTouched = (api: ApiDef, entity: AuditEntity, input: Record<string, unknown>): number[] => {
   const ids = new Set<number>();

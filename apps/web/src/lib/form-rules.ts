@@ -79,6 +79,8 @@ export const serverRuleMessage = (rule: string, t: TFunction): string => {
         phone: 'rules.phone',
         user_id: 'rules.user_id',
         phone_area: 'rules.phone_area',
+        json: 'rules.json',
+        attr_value: 'rules.attr_required',
       };
       return t(known[arg] ?? 'rules.invalid');
     }
