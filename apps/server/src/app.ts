@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
+import { installJobs } from './modules/iot/job-files.js';
+import { jobRoutes } from './modules/iot/jobs.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
@@ -37,6 +39,7 @@ export const ROUTES: Route[] = [
   ...menuRoutes,
   ...resourceRoutes,
   ...auditRoutes,
+  ...jobRoutes,
   ...deviceRoutes,
   ...productRoutes,
   ...uploadRoutes,
@@ -89,6 +92,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
 
   installErrorHandling(app);
   registerRoutes(app, services, ROUTES);
+  // Imports and exports: template and file downloads, and the background job runner.
+  installJobs(app, services);
   // Multipart uploads and file PUT/GET: their own body parsers, the same authentication.
   await app.register(registerUploads(services));
 

@@ -23,6 +23,8 @@ export interface Config {
   trustProxy: boolean;
   /** How long a resolved session is reused; commands clear it (and, with Redis, everywhere). */
   sessionCacheMs: number;
+  /** Background job runners in this process (imports, exports); 0 leaves jobs to other processes. */
+  jobWorkers: number;
   /** Largest file `v2/oss/upload` and put URLs accept (bytes); larger answers 413. */
   uploadLimit: number;
 }
@@ -53,5 +55,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   logLevel: env.LOG_LEVEL || 'info',
   trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
   sessionCacheMs: intEnv(env, 'SESSION_CACHE_MS', 5_000),
+  jobWorkers: intEnv(env, 'JOB_WORKERS', 1),
   uploadLimit: intEnv(env, 'UPLOAD_LIMIT', 10 * 1024 * 1024),
 });

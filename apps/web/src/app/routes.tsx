@@ -22,6 +22,7 @@ const SCREENS: Record<string, PageModule> = {
   'system/resource': async () => ({ Component: (await import('../features/system/resource/resource-page')).default }),
   'system/audit': async () => ({ Component: (await import('../features/system/audit/audit-page')).default }),
   'user/info': async () => ({ Component: (await import('../features/user/info/info-page')).default }),
+  'product/dev_dup': async () => ({ Component: (await import('../features/product/dev_dup/dev-dup-page')).default }),
   'product/iot': async () => ({ Component: (await import('../features/product/iot/product-page')).default }),
   'product/device': async () => ({ Component: (await import('../features/product/device/device-page')).default }),
 };

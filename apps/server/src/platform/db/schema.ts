@@ -210,6 +210,62 @@ export interface DeviceStateTable {
   properties: JSONColumnType<Record<string, unknown>>;
 }
 
+/** Background jobs (migration 0008): imports and exports. */
+export interface JobTable {
+  id: Generated<number>;
+  kind: string;
+  /** queued, running, done, failed */
+  state: string;
+  comp_id: number;
+  user_id: string;
+  scope: JSONColumnType<Record<string, unknown>>;
+  params: JSONColumnType<Record<string, unknown>>;
+  file_name: string;
+  input_key: string;
+  output_key: string;
+  done: number;
+  total: number;
+  ok_count: number;
+  fail_count: number;
+  checkpoint: number;
+  result: JSONColumnType<Record<string, unknown>>;
+  error: string;
+  attempts: number;
+  lease_owner: string;
+  /** Milliseconds since the epoch. */
+  lease_until: number;
+  gmt_create: Unix;
+  gmt_start: Unix | null;
+  gmt_finish: Unix | null;
+}
+
+/** Refused import rows (migration 0008), written with their chunk. */
+export interface JobRowErrorTable {
+  job_id: number;
+  row_no: number;
+  uid: string;
+  mac: string;
+  pk: string;
+  reason: string;
+}
+
+/** UID/MAC conflicts met at import or registration (migration 0008). */
+export interface DeviceDuplicateTable {
+  id: Generated<number>;
+  uid: string;
+  mac: string;
+  pk: string;
+  comp_id: number;
+  reason: string;
+  existing_device_id: number;
+  import_id: number | null;
+  state: number;
+  resolution: string | null;
+  resolved_by: string | null;
+  resolved_at: Unix | null;
+  gmt_create: Unix;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -228,5 +284,8 @@ export interface DB {
   product_share: ProductShareTable;
   device: DeviceTable;
   device_state: DeviceStateTable;
+  job: JobTable;
+  job_row_error: JobRowErrorTable;
+  device_duplicate: DeviceDuplicateTable;
   device_block: DeviceBlockTable;
 }

@@ -1,0 +1,181 @@
+import { ExportState, ImportState, type JobKind, type JobListInput, type JobRow, resolvePaging } from '@iot/contract';
+import type { Scope, Services } from '../../platform/context.js';
+import type { Conn } from '../../platform/db/database.js';
+import { inScope } from '../../platform/scope.js';
+import { nowSeconds } from '../../platform/time.js';
+import type { AuditEntity } from '../../platform/transport.js';
+
+/** Download links live this long; the list hands out fresh ones on every poll. */
+const TICKET_SECONDS = 15 * 60;
+
+/** A sealed `<job id>.<expiry>`: unforgeable without the server secret, bound to one job. */
+export const ticketFor = (services: Services, jobId: number) =>
+  services.secrets.seal(`job:${jobId}.${nowSeconds() + TICKET_SECONDS}`).slice(3);
+
+export const isTicketFor = (services: Services, ticket: string, jobId: number): boolean => {
+  try {
+    const [what, exp] = services.secrets.open(`v1:${ticket}`).split('.');
+    return what === `job:${jobId}` && Number(exp) >= nowSeconds();
+  } catch {
+    return false;
+  }
+};
+
+const isImport = (kind: string) => kind === 'device_import';
+
+/** The wire state of SPEC §4 for a job's kind. */
+export const wireStateOf = (kind: string, state: string): number => {
+  if (isImport(kind)) {
+    return { queued: ImportState.AWAITING, running: ImportState.IMPORTING, done: ImportState.IMPORTED, failed: ImportState.FAILED }[
+      state
+    ] as number;
+  }
+  return state === 'done' ? ExportState.SUCCESS : state === 'failed' ? ExportState.FAILURE : ExportState.EXPORTING;
+};
+
+const internalStatesOf = (kind: string, wire: number): string[] => {
+  if (isImport(kind)) return [[], ['queued'], ['running'], ['done'], ['failed']][wire] ?? [];
+  return [[], ['queued', 'running'], ['done'], ['failed']][wire] ?? [];
+};
+
+/** Download name of a job's file: the import report or the export. */
+export const downloadNameOf = (kind: string) => (isImport(kind) ? 'report.xlsx' : `${kind.replace('_', '-')}.xlsx`);
+
+const jobColumns = [
+  'j.id',
+  'j.kind',
+  'j.state',
+  'j.comp_id',
+  'c.comp_name',
+  'j.user_id',
+  'j.file_name',
+  'j.done',
+  'j.total',
+  'j.ok_count',
+  'j.fail_count',
+  'j.attempts',
+  'j.error',
+  'j.output_key',
+  'j.gmt_create',
+  'j.gmt_start',
+  'j.gmt_finish',
+] as const;
+
+type JobDbRow = {
+  id: number;
+  kind: string;
+  state: string;
+  comp_id: number;
+  comp_name: string | null;
+  user_id: string;
+  file_name: string;
+  done: number;
+  total: number;
+  ok_count: number;
+  fail_count: number;
+  attempts: number;
+  error: string;
+  output_key: string;
+  gmt_create: number;
+  gmt_start: number | null;
+  gmt_finish: number | null;
+};
+
+const toJobRow = (services: Services, r: JobDbRow): JobRow => {
+  const hasFile = r.output_key !== '' && r.state === 'done';
+  return {
+    id: r.id,
+    kind: r.kind as JobKind,
+    state: wireStateOf(r.kind, r.state),
+    comp_id: r.comp_id,
+    comp_name: r.comp_name,
+    user_id: r.user_id,
+    file_name: r.file_name,
+    done: r.done,
+    total: r.total,
+    ok_count: r.ok_count,
+    fail_count: r.fail_count,
+    resumed: Math.max(r.attempts - 1, 0),
+    error: r.error,
+    download_path: hasFile ? `v2/iot/file/${r.id}/${downloadNameOf(r.kind)}` : '',
+    download_ticket: hasFile ? ticketFor(services, r.id) : '',
+    gmt_create: r.gmt_create,
+    gmt_start: r.gmt_start,
+    gmt_finish: r.gmt_finish,
+  };
+};
+
+export const createJob = async (
+  conn: Conn,
+  job: {
+    kind: JobKind;
+    comp_id: number;
+    user_id: string;
+    scope: Scope;
+    params: Record<string, unknown>;
+    file_name?: string;
+    input_key?: string;
+  },
+): Promise<number> => {
+  const row = await conn
+    .insertInto('job')
+    .values({
+      kind: job.kind,
+      comp_id: job.comp_id,
+      user_id: job.user_id,
+      scope: JSON.stringify(job.scope),
+      params: JSON.stringify(job.params),
+      file_name: job.file_name ?? '',
+      input_key: job.input_key ?? '',
+      gmt_create: nowSeconds(),
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+};
+
+/** The caller's jobs of one kind, newest first, scoped by the owner company. */
+export const listJobs = async (conn: Conn, services: Services, scope: Scope, kind: JobKind, input: JobListInput) => {
+  const { offset, pageSize } = resolvePaging(input);
+  let q = conn.selectFrom('job as j').where('j.kind', '=', kind).where(inScope(scope, 'j.comp_id'));
+  if (input.id) q = q.where('j.id', '=', input.id);
+  if (input.comp_id) q = q.where('j.comp_id', '=', input.comp_id);
+  if (input.state !== undefined) {
+    const states = internalStatesOf(kind, input.state);
+    q = states.length > 0 ? q.where('j.state', 'in', states) : q.where('j.id', '<', 0);
+  }
+  const [rows, total] = await Promise.all([
+    q
+      .leftJoin('company as c', 'c.comp_id', 'j.comp_id')
+      .select(jobColumns)
+      .orderBy('j.id', 'desc')
+      .limit(pageSize)
+      .offset(offset)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => toJobRow(services, r as JobDbRow)), count: Number(total.n) };
+};
+
+export const getJobRow = async (conn: Conn, services: Services, id: number): Promise<JobRow | undefined> => {
+  const row = await conn
+    .selectFrom('job as j')
+    .leftJoin('company as c', 'c.comp_id', 'j.comp_id')
+    .select(jobColumns)
+    .where('j.id', '=', id)
+    .executeTakeFirst();
+  return row ? toJobRow(services, row as JobDbRow) : undefined;
+};
+
+/** Audit: a job as created (kind, owner, file). */
+export const jobEntity: AuditEntity = {
+  idField: 'id',
+  load: async (conn, ids) =>
+    ids.length === 0
+      ? []
+      : conn
+          .selectFrom('job')
+          .select(['id', 'kind', 'comp_id', 'user_id', 'file_name', 'input_key', 'params'])
+          .where('id', 'in', ids)
+          .execute(),
+};

@@ -1,0 +1,89 @@
+import { CheckOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
+import { API, DUPLICATE_RESOLUTIONS, type DuplicateRow, DuplicateState } from '@iot/contract';
+import { Typography } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FieldConfig } from '../../../components/field-config';
+import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { showApiError } from '../../../lib/api';
+import { toastSuccess } from '../../../lib/feedback';
+import { defineResource } from '../../../lib/resource';
+
+/** Duplicate UID/MAC registrations (product/dev_dup): pending first, resolved with the decision kept. */
+const duplicates = defineResource<DuplicateRow>({ name: 'device_duplicate', list: API.duplicateList.path, idField: 'id' });
+
+const filters: FieldConfig[] = [
+  {
+    name: 'state',
+    type: 'select',
+    options: [
+      { value: DuplicateState.PENDING, label: 'jobs.dup.states.1' },
+      { value: DuplicateState.RESOLVED, label: 'jobs.dup.states.2' },
+    ],
+  },
+  { name: 'uid' },
+  { name: 'import_id', type: 'integer' },
+];
+
+const ICONS = { keep_existing: <CheckOutlined />, replace: <SwapOutlined />, ignore: <StopOutlined /> };
+
+const REASON_COLORS: Record<string, string> = { duplicate_uid: 'orange', duplicate_mac: 'gold' };
+const STATE_COLORS: Record<string, string> = { 1: 'processing', 2: 'success' };
+
+const columns: ColumnConfig<DuplicateRow>[] = [
+  { key: 'gmt_create', time: true },
+  { key: 'uid' },
+  { key: 'mac' },
+  { key: 'pk' },
+  { key: 'comp_name' },
+  { key: 'reason', enumPrefix: 'jobs.reasons', tagColors: REASON_COLORS },
+  {
+    key: 'existing',
+    render: (_: unknown, row: DuplicateRow) => (
+      <Typography.Text>
+        #{row.existing_device_id} {row.existing_uid ?? ''} {row.existing_mac ?? ''} · {row.existing_comp_name ?? ''}
+      </Typography.Text>
+    ),
+  },
+  { key: 'import_id' },
+  { key: 'state', enumPrefix: 'jobs.dup.states', tagColors: STATE_COLORS },
+  { key: 'resolution', enumPrefix: 'jobs.dup.resolutions' },
+  { key: 'resolved_by' },
+];
+
+export default function DevDupPage() {
+  const { t } = useTranslation();
+  const resolve = duplicates.useAction(API.duplicateSet.path);
+  const rowActions = useMemo<RowAction<DuplicateRow>[]>(
+    () =>
+      DUPLICATE_RESOLUTIONS.map((resolution) => ({
+        key: resolution,
+        label: `jobs.dup.resolutions.${resolution}`,
+        icon: ICONS[resolution],
+        danger: resolution === 'replace',
+        confirm: `jobs.dup.confirm.${resolution}`,
+        visible: (row: DuplicateRow) => row.state === DuplicateState.PENDING,
+        onClick: async (row: DuplicateRow) => {
+          try {
+            await resolve.mutateAsync({ id: row.id, resolution });
+            toastSuccess(t('jobs.dup.resolved'));
+          } catch (err) {
+            showApiError(err);
+          }
+        },
+      })),
+    [resolve, t],
+  );
+  return (
+    <ResourceTable<DuplicateRow>
+      resource={duplicates}
+      i18nPrefix="jobs.dup"
+      label="menu.product/dev_dup"
+      columns={columns}
+      filters={filters}
+      canEdit={false}
+      canDelete={false}
+      rowActions={rowActions}
+    />
+  );
+}
