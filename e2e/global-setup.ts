@@ -46,6 +46,8 @@ export default async function setup(project: TestProject) {
   await waitReady(url, child);
   project.provide('baseUrl', url);
   project.provide('adminPassword', ADMIN_PASSWORD);
+  // Where the server keeps ingest.key (generated on first start): the simulator reads it from there.
+  project.provide('dataDir', dataDir);
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -57,5 +59,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     adminPassword: string;
+    dataDir: string;
   }
 }

@@ -6,6 +6,7 @@ import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { registerDeviceState } from './modules/iot/device-state.routes.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
 import { installJobs } from './modules/iot/job-files.js';
 import { jobRoutes } from './modules/iot/jobs.routes.js';
@@ -92,6 +93,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
 
   installErrorHandling(app);
   registerRoutes(app, services, ROUTES);
+  // Device state: its routes, the live stream (SSE), the heartbeat sweeper and MQTT ingestion.
+  registerDeviceState(app, services);
   // Imports and exports: template and file downloads, and the background job runner.
   installJobs(app, services);
   // Multipart uploads and file PUT/GET: their own body parsers, the same authentication.

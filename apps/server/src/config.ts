@@ -27,6 +27,15 @@ export interface Config {
   jobWorkers: number;
   /** Largest file `v2/oss/upload` and put URLs accept (bytes); larger answers 413. */
   uploadLimit: number;
+  /** Key the device side sends in `X-Service-Key` to ingest state events; unset: ingestion answers 401. */
+  ingestServiceKey: string | undefined;
+  /** A device silent this long is marked offline (reason: heartbeat timeout). */
+  heartbeatTimeoutSeconds: number;
+  /** Device state history kept this many days (pruned by the heartbeat sweeper). */
+  deviceEventRetentionDays: number;
+  /** `mqtt://…`: also ingest state events published on `mqttTopic`. */
+  mqttUrl: string | undefined;
+  mqttTopic: string;
 }
 
 const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -57,4 +66,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   sessionCacheMs: intEnv(env, 'SESSION_CACHE_MS', 5_000),
   jobWorkers: intEnv(env, 'JOB_WORKERS', 1),
   uploadLimit: intEnv(env, 'UPLOAD_LIMIT', 10 * 1024 * 1024),
+  ingestServiceKey: env.INGEST_SERVICE_KEY === 'off' ? undefined : env.INGEST_SERVICE_KEY || undefined,
+  heartbeatTimeoutSeconds: intEnv(env, 'HEARTBEAT_TIMEOUT_SECONDS', 90),
+  deviceEventRetentionDays: intEnv(env, 'DEVICE_EVENT_RETENTION_DAYS', 30),
+  mqttUrl: env.MQTT_URL || undefined,
+  mqttTopic: env.MQTT_TOPIC || '$share/iot-console/devices/+/events',
 });

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { withIngestServiceKey } from './modules/iot/ingest-key.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
 import { ensureFirstAdmin, seedMenus } from './platform/seed.js';
 
-const config = loadConfig();
+// Unset INGEST_SERVICE_KEY: the key of DATA_DIR/ingest.key (created on first start), for the simulator.
+const config = withIngestServiceKey(loadConfig());
 const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
 await migrateToLatest(database.db);
 await seedMenus(database.db);

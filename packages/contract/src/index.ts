@@ -8,6 +8,7 @@ export * from './schemas/audit.js';
 export * from './schemas/common.js';
 export * from './schemas/company.js';
 export * from './schemas/device.js';
+export * from './schemas/device-state.js';
 export * from './schemas/jobs.js';
 export * from './schemas/menu.js';
 export * from './schemas/product.js';

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { type Access, type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -62,8 +63,15 @@ export const unwrapRequest = (
   return { payload, token };
 };
 
+/** Constant-time comparison of the `X-Service-Key` header with the configured key (none configured: refused). */
+const hasServiceKey = (configured: string | undefined, sent: string | string[] | undefined): boolean => {
+  if (!configured || typeof sent !== 'string' || sent === '') return false;
+  const digest = (v: string) => crypto.createHash('sha256').update(v).digest();
+  return crypto.timingSafeEqual(digest(configured), digest(sent));
+};
+
 const checkAccess = (api: Pick<ApiDef, 'access'>, session: Session | null) => {
-  if (api.access === 'public') return;
+  if (api.access === 'public' || api.access === 'service') return;
   if (!session) throw new AppError(ErrorCode.UNAUTHORIZED);
   if (session.isSuper || api.access === 'user') return;
   if (api.access === 'super') throw new AppError(ErrorCode.NO_PERMISSION);
@@ -164,10 +172,14 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
     if (seen.has(r.api.path)) throw new Error(`duplicate route ${r.api.path}`);
     seen.add(r.api.path);
     if (['add', 'set', 'del'].includes(r.api.kind) && !r.entity) throw new Error(`command ${r.api.path} declares no audit entity`);
-    const changesState = r.api.kind !== 'list' && r.api.kind !== 'get';
+    // Service calls (device-state ingestion) touch no users, roles or tokens: sessions stay cached.
+    const changesState = r.api.kind !== 'list' && r.api.kind !== 'get' && r.api.access !== 'service';
     const handle = async (request: FastifyRequest): Promise<unknown> => {
+      if (r.api.access === 'service' && !hasServiceKey(services.config.ingestServiceKey, request.headers['x-service-key'])) {
+        throw new AppError(ErrorCode.UNAUTHORIZED, 'A valid X-Service-Key is required');
+      }
       const { payload, token } = unwrapRequest(request.body, request.headers.authorization);
-      const session = r.api.access === 'public' || !token ? null : await services.sessions.resolve(token);
+      const session = r.api.access === 'public' || r.api.access === 'service' || !token ? null : await services.sessions.resolve(token);
       checkAccess(r.api, session);
       const parsed = r.api.input.safeParse(payload);
       if (!parsed.success) throw new AppError(ErrorCode.BAD_PARAMS, 'Wrong parameters', { fields: fieldErrorsOf(parsed.error, payload) });

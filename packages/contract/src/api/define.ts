@@ -2,10 +2,11 @@ import { z } from 'zod';
 
 /**
  * Who may call a path: `public` (no token), `user` (any signed-in account),
- * `super` (the super administrator only), or the menu keys of which the caller's
+ * `super` (the super administrator only), `service` (no user: the device side, with the
+ * ingestion service key in `X-Service-Key`), or the menu keys of which the caller's
  * role must hold at least one (CONTRACT §5, map of SCREENS.md).
  */
-export type Access = 'public' | 'user' | 'super' | readonly string[];
+export type Access = 'public' | 'user' | 'super' | 'service' | readonly string[];
 
 /** list: paged rows + count; add/set/del: audited commands; get/action: anything else. */
 export type ApiKind = 'list' | 'get' | 'add' | 'set' | 'del' | 'action';

@@ -4,6 +4,7 @@ import { migration as m0002 } from './migrations/0002_user_list_speed.js';
 import { migration as m0003 } from './migrations/0003_products.js';
 import { migration as m0004 } from './migrations/0004_devices.js';
 import { migration as m0006 } from './migrations/0006_device_list.js';
+import { migration as m0007 } from './migrations/0007_device_events.js';
 import { migration as m0008 } from './migrations/0008_jobs.js';
 
 /**
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0003_products': m0003,
   '0004_devices': m0004,
   '0006_device_list': m0006,
+  '0007_device_events': m0007,
   '0008_jobs': m0008,
 };
 

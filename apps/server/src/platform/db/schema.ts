@@ -266,6 +266,25 @@ export interface DeviceDuplicateTable {
   gmt_create: Unix;
 }
 
+export interface DeviceEventTable {
+  id: Generated<number>;
+  device_id: number;
+  type: string;
+  detail: JSONColumnType<Record<string, unknown>>;
+  ts: Unix;
+}
+
+export interface DeviceLicenceTable {
+  id: Generated<number>;
+  code: string;
+  uid: string | null;
+  pk: string;
+  comp_id: number;
+  state: 'unused' | 'used';
+  gmt_create: Unix;
+  gmt_use: Unix | null;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -284,6 +303,8 @@ export interface DB {
   product_share: ProductShareTable;
   device: DeviceTable;
   device_state: DeviceStateTable;
+  device_event: DeviceEventTable;
+  device_licence: DeviceLicenceTable;
   job: JobTable;
   job_row_error: JobRowErrorTable;
   device_duplicate: DeviceDuplicateTable;

@@ -1,0 +1,156 @@
+import { type DeviceEvent, deviceEventSchema, INGEST_BATCH_MAX, type IngestOutput } from '@iot/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { connect, type MqttClient } from 'mqtt';
+import type { Services } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import { createLiveBus, type LiveBus } from '../../platform/live-bus.js';
+import { nowSeconds } from '../../platform/time.js';
+import { applyEvents, createMissingStates, pruneEvents, type StateChange, sweepTimeouts } from './device-state.repository.js';
+
+const LIVE_CHANNEL = 'iot-console:device-state';
+const PRUNE_EVERY_MS = 60_000;
+/** MQTT messages are gathered this long (or up to a full batch) and applied as one batch. */
+const MQTT_FLUSH_MS = 100;
+
+export interface DeviceStateService {
+  /** Applies a batch (the one ingestion path: HTTP and MQTT) and tells open consoles what changed. */
+  ingest(events: DeviceEvent[]): Promise<IngestOutput>;
+  bus: LiveBus<StateChange[]>;
+  /** One sweep now (the timer calls it every few seconds). */
+  sweep(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const uidKey = (uid: string) => uid.toUpperCase();
+
+export const createDeviceStateService = (services: Services, log: FastifyBaseLogger): DeviceStateService => {
+  const { config } = services;
+  const db: Db = services.db;
+  const bus = createLiveBus<StateChange[]>(LIVE_CHANNEL, config.redisUrl, (err) => log.warn({ err }, 'live bus'));
+
+  const ingest = async (events: DeviceEvent[]): Promise<IngestOutput> => {
+    const now = nowSeconds();
+    const stamped = events.map((e) => ({ ...e, ts: e.ts ?? now }));
+    const applied = await applyEvents(db, stamped);
+    let changes = applied.changes;
+    if (applied.missing.length > 0) {
+      // Registered without a state row: create the rows, then apply just those devices' events.
+      await createMissingStates(db, applied.missing);
+      const rows = await db.selectFrom('device').select('uid').where('id', 'in', applied.missing).execute();
+      const uids = new Set(rows.map((r) => uidKey(r.uid)));
+      const again = await applyEvents(
+        db,
+        stamped.filter((e) => uids.has(uidKey(e.uid))),
+      );
+      changes = [...changes, ...again.changes];
+    }
+    if (changes.length > 0) bus.publish(changes);
+    return { accepted: events.length - applied.unknown.length, unknown: applied.unknown };
+  };
+
+  let sweeping: Promise<void> | null = null;
+  let lastPrune = 0;
+  const sweepOnce = async () => {
+    const now = nowSeconds();
+    for (;;) {
+      const changed = await sweepTimeouts(db, now, config.heartbeatTimeoutSeconds);
+      if (changed === null) return; // another process sweeps
+      if (changed.length > 0) bus.publish(changed);
+      if (changed.length < 20_000) break;
+    }
+    if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+      lastPrune = Date.now();
+      await pruneEvents(db, now - config.deviceEventRetentionDays * 86_400);
+    }
+  };
+  const sweep = async () => {
+    if (sweeping) return sweeping;
+    sweeping = sweepOnce()
+      .catch((err: unknown) => log.error({ err }, 'heartbeat sweep failed'))
+      .finally(() => {
+        sweeping = null;
+      });
+    return sweeping;
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  let client: MqttClient | null = null;
+  let buffer: DeviceEvent[] = [];
+  let flushTimer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+
+  const flush = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (buffer.length === 0) return;
+    const batch = buffer;
+    buffer = [];
+    flushing = flushing
+      .then(async () => {
+        const out = await ingest(batch);
+        if (out.unknown.length > 0) log.warn({ unknown: out.unknown.slice(0, 10), count: out.unknown.length }, 'mqtt: unknown uids');
+      })
+      .catch((err: unknown) => log.error({ err }, 'mqtt ingestion failed'));
+  };
+
+  /** `devices/<uid>/events`: one event object, an array of them, or `{events: […]}`; `uid` defaults to the topic's. */
+  const onMqttMessage = (topic: string, payload: Buffer) => {
+    const topicUid = topic.split('/')[1] ?? '';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(payload.toString('utf8'));
+    } catch {
+      log.warn({ topic }, 'mqtt: payload is not JSON');
+      return;
+    }
+    const list = Array.isArray(parsed)
+      ? parsed
+      : parsed && typeof parsed === 'object' && Array.isArray((parsed as { events?: unknown }).events)
+        ? (parsed as { events: unknown[] }).events
+        : [parsed];
+    for (const item of list) {
+      const candidate = item && typeof item === 'object' ? { uid: topicUid, ...(item as Record<string, unknown>) } : item;
+      const event = deviceEventSchema.safeParse(candidate);
+      if (!event.success) {
+        log.warn({ topic }, 'mqtt: malformed event');
+        continue;
+      }
+      buffer.push(event.data);
+    }
+    if (buffer.length >= INGEST_BATCH_MAX) flush();
+    else flushTimer ??= setTimeout(flush, MQTT_FLUSH_MS);
+  };
+
+  return {
+    ingest,
+    bus,
+    sweep,
+    start() {
+      const every = Math.max(500, Math.min(5_000, (config.heartbeatTimeoutSeconds * 1000) / 3));
+      timer = setInterval(() => void sweep(), every);
+      timer.unref();
+      if (config.mqttUrl) {
+        client = connect(config.mqttUrl, { clientId: `iot-console-${process.pid}-${Math.random().toString(36).slice(2, 8)}` });
+        client.on('connect', () => {
+          client?.subscribe(config.mqttTopic, { qos: 1 }, (err) => {
+            if (err) log.error({ err }, 'mqtt subscribe failed');
+            else log.info({ topic: config.mqttTopic }, 'mqtt: ingesting device events');
+          });
+        });
+        client.on('error', (err) => log.warn({ err }, 'mqtt'));
+        client.on('message', onMqttMessage);
+      }
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (client) await client.endAsync();
+      client = null;
+      flush();
+      await flushing;
+      await sweeping;
+      await bus.close();
+    },
+  };
+};

@@ -1,0 +1,359 @@
+import crypto from 'node:crypto';
+import { type DeviceStateRow, INGEST_BATCH_MAX, type IngestOutput, type LicenceRow, type StateHistoryRow } from '@iot/contract';
+import { connectAsync } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompanyAdmin, startTestServer, type TestServer } from './harness.js';
+import { dbOf, fails, nowSeconds, ok, startSibling } from './helpers.js';
+
+/**
+ * Device state: ingestion with a service key, online/offline derivation (explicit and
+ * heartbeat timeout), the state list's scope, the live stream (SSE) in-process and
+ * across processes through Redis, and the MQTT path.
+ */
+const KEY = 'test-ingest-key';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const TIMEOUT = 5;
+const run = crypto.randomBytes(3).toString('hex');
+const mqttTopic = `iot-test-${run}/+/events`;
+
+let t: TestServer;
+let a: { compId: number; token: string };
+let b: { compId: number; token: string };
+
+/** A product and devices (with their state rows) written directly: registration is another module's. */
+const addDevices = async (compId: number, uids: string[]) => {
+  const db = dbOf(t);
+  const now = nowSeconds();
+  const pk = `pk${crypto.randomBytes(4).toString('hex')}`;
+  await db
+    .insertInto('product')
+    .values({ pk, name: `p-${pk}`, comp_id: compId, create_time: now, update_time: now } as never)
+    .execute();
+  const rows = await db
+    .insertInto('device')
+    .values(uids.map((uid) => ({ uid, pk, comp_id: compId, gmt_create: now, gmt_update: now })))
+    .returning('id')
+    .execute();
+  for (const r of rows)
+    await db
+      .insertInto('device_state')
+      .values({ device_id: r.id } as never)
+      .execute();
+  return pk;
+};
+
+const ingest = (events: unknown[], key: string | null = KEY, server: { url: string } = t) =>
+  fetch(`${server.url}/api/v2/iot/ingest/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key !== null ? { 'x-service-key': key } : {}) },
+    body: JSON.stringify({ events }),
+  }).then(async (res) => ({ status: res.status, ...((await res.json()) as { code: number; data: IngestOutput; msg?: string }) }));
+
+const stateOf = async (uid: string, token = t.adminToken) => {
+  const rows = ok(await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { uid }, { token }));
+  const row = rows.find((r) => r.uid === uid);
+  if (!row) throw new Error(`${uid} not in the state list`);
+  return row;
+};
+
+/** Collects `state` events of an SSE stream until `until` says stop (or the time runs out). */
+const watch = (url: string, token: string) => {
+  const controller = new AbortController();
+  const received: { uid: string; online: number }[] = [];
+  let status = 0;
+  const ready = fetch(`${url}/api/v2/iot/live?token=${encodeURIComponent(token)}`, { signal: controller.signal }).then(async (res) => {
+    status = res.status;
+    if (!res.ok || !res.body) return;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    void (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += decoder.decode(value, { stream: true });
+          let end = buffer.indexOf('\n\n');
+          while (end >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = frame
+              .split('\n')
+              .filter((l) => l.startsWith('data: '))
+              .map((l) => l.slice(6))
+              .join('');
+            if (frame.includes('event: state') && data) received.push(...(JSON.parse(data) as { uid: string; online: number }[]));
+            end = buffer.indexOf('\n\n');
+          }
+        }
+      } catch {
+        // aborted
+      }
+    })();
+  });
+  return {
+    ready: ready.then(() => status),
+    received,
+    close: () => controller.abort(),
+  };
+};
+
+const waitFor = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+};
+
+beforeAll(async () => {
+  t = await startTestServer({
+    ingestServiceKey: KEY,
+    heartbeatTimeoutSeconds: TIMEOUT,
+    redisUrl: REDIS_URL,
+    mqttUrl: MQTT_URL,
+    mqttTopic,
+  });
+  const menuKeys = ['product/device_state', 'product/awake', 'product/lic_list', 'operate/device'];
+  a = await createCompanyAdmin(t, { name: `State A ${run}`, menuKeys, userId: `state-a-${run}` });
+  b = await createCompanyAdmin(t, { name: `State B ${run}`, menuKeys, userId: `state-b-${run}` });
+  await addDevices(a.compId, ['A-1', 'A-2', 'A-3', 'a-lower', 'A-SILENT']);
+  await addDevices(b.compId, ['B-1']);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('ingestion service key', () => {
+  it('refuses a batch without the key, with a wrong key, and a user token instead of the key', async () => {
+    const events = [{ uid: 'A-1', type: 'online' }];
+    expect((await ingest(events, null)).code).toBe(401);
+    expect((await ingest(events, 'wrong')).code).toBe(401);
+    fails(await t.call('v2/iot/ingest/events', { events }, { token: t.adminToken }), 401);
+    expect((await stateOf('A-1')).online).toBe(0);
+  });
+
+  it('refuses everything when no key is configured', async () => {
+    const sibling = await startSibling(t, { ingestServiceKey: undefined, redisUrl: undefined, mqttUrl: undefined });
+    try {
+      expect((await ingest([{ uid: 'A-1', type: 'online' }], KEY, sibling)).code).toBe(401);
+      expect((await ingest([{ uid: 'A-1', type: 'online' }], '', sibling)).code).toBe(401);
+    } finally {
+      await sibling.close();
+    }
+  });
+
+  it('limits the batch size and validates events', async () => {
+    const big = Array.from({ length: INGEST_BATCH_MAX + 1 }, () => ({ uid: 'X', type: 'heartbeat' }));
+    const answer = await ingest(big);
+    expect([406, 413]).toContain(answer.code);
+    const bad = await ingest([{ uid: 'A-1', type: 'explode' }]);
+    expect(bad.code).toBe(406);
+    expect(JSON.stringify(bad.data)).toContain('events.0.type');
+    expect((await ingest([{ uid: 'A-1', type: 'network', network_type: 9 }])).code).toBe(406);
+    expect((await ingest([])).code).toBe(406);
+  });
+});
+
+describe('state derivation', () => {
+  it('online with NAT type, vendor, protocol; then explicit offline (reason 1)', async () => {
+    const ts = nowSeconds() - 1;
+    const out = await ingest([{ uid: 'A-1', type: 'online', ts, network_type: 3, vendor: 'acme', protocol: 'p2p', country: 'CN' }]);
+    expect(out.code).toBe(200);
+    expect(out.data).toEqual({ accepted: 1, unknown: [] });
+    let row = await stateOf('A-1');
+    expect(row).toMatchObject({ online: 1, active: 1, gmt_active: ts, last_online: ts, last_seen: ts, network_type: 3 });
+    expect(row).toMatchObject({ vendor: 'acme', protocol: 'p2p', country: 'CN' });
+
+    ok(await ingest([{ uid: 'A-1', type: 'offline', ts: ts + 1 }]));
+    row = await stateOf('A-1');
+    expect(row).toMatchObject({ online: 0, offline_reason: 1, last_offline: ts + 1, last_online: ts, active: 1, gmt_active: ts });
+  });
+
+  it('applies events of one batch in order; a heartbeat after offline brings the device back', async () => {
+    const ts = nowSeconds();
+    ok(
+      await ingest([
+        { uid: 'A-2', type: 'online', ts: ts - 3 },
+        { uid: 'A-2', type: 'network', ts: ts - 3, network_type: 2 },
+        { uid: 'A-2', type: 'network', ts: ts - 2, network_type: 5 },
+        { uid: 'A-2', type: 'offline', ts: ts - 2 },
+        { uid: 'A-2', type: 'heartbeat', ts: ts - 1 },
+      ]),
+    );
+    const row = await stateOf('A-2');
+    expect(row).toMatchObject({ online: 1, network_type: 5, last_offline: ts - 2, last_online: ts - 1, last_seen: ts - 1 });
+  });
+
+  it('merges properties key by key and records wake state; matches uids case-insensitively', async () => {
+    ok(await ingest([{ uid: 'a-3', type: 'properties', properties: { fw: '1.0', battery: 80 } }]));
+    ok(await ingest([{ uid: 'A-3', type: 'properties', properties: { battery: 75, signal: -60 } }]));
+    ok(await ingest([{ uid: 'A-LOWER', type: 'wake', wake_state: 2 }]));
+    const row = await stateOf('A-3');
+    expect(row.properties).toEqual({ fw: '1.0', battery: 75, signal: -60 });
+    const wake = ok(await t.call<DeviceStateRow[]>('iot/wol/state/get', {}, { token: a.token }));
+    expect(wake.map((r) => r.uid)).toEqual(['a-lower']);
+    expect(wake[0]?.wake_state).toBe(2);
+    const one = ok(await t.call<DeviceStateRow[]>('iot/wol/state/get', { uid: 'A-LOWER' }, { token: a.token }));
+    expect(one).toHaveLength(1);
+    ok(await ingest([{ uid: 'a-lower', type: 'wake', wake_state: 1 }]));
+    const asleep = ok(await t.call<DeviceStateRow[]>('iot/wol/state/get', { wake_state: 1 }, { token: a.token }));
+    expect(asleep.map((r) => r.uid)).toEqual(['a-lower']);
+  });
+
+  it('reports unknown uids per event and applies the rest', async () => {
+    const out = await ingest([
+      { uid: 'nobody-1', type: 'online' },
+      { uid: 'A-3', type: 'heartbeat' },
+      { uid: 'nobody-2', type: 'offline' },
+    ]);
+    expect(out.code).toBe(200);
+    expect(out.data).toEqual({
+      accepted: 1,
+      unknown: [
+        { index: 0, uid: 'nobody-1' },
+        { index: 2, uid: 'nobody-2' },
+      ],
+    });
+    expect((await stateOf('A-3')).online).toBe(1);
+  });
+
+  it('creates a missing state row instead of dropping the events', async () => {
+    const db = dbOf(t);
+    const now = nowSeconds();
+    const product = await db.selectFrom('product').select('pk').where('comp_id', '=', a.compId).executeTakeFirstOrThrow();
+    await db
+      .insertInto('device')
+      .values({ uid: 'A-NOSTATE', pk: product.pk, comp_id: a.compId, gmt_create: now, gmt_update: now })
+      .execute();
+    ok(await ingest([{ uid: 'A-NOSTATE', type: 'online', network_type: 1 }]));
+    expect(await stateOf('A-NOSTATE')).toMatchObject({ online: 1, network_type: 1 });
+  });
+
+  it('marks silent devices offline with reason 2 (heartbeat timeout) and writes the history', async () => {
+    const seen = nowSeconds() - TIMEOUT - 5;
+    ok(await ingest([{ uid: 'A-SILENT', type: 'online', ts: seen }]));
+    expect(await waitFor(async () => (await stateOf('A-SILENT')).online === 0, 8000)).toBe(true);
+    const row = await stateOf('A-SILENT');
+    expect(row).toMatchObject({ offline_reason: 2, last_seen: seen, last_offline: seen + TIMEOUT });
+    const history = ok(await t.call<StateHistoryRow[]>('v2/iot/web/uid/state/history', { uid: 'A-SILENT' }, { token: a.token }));
+    expect(history.map((h) => h.type)).toEqual(['timeout', 'online']);
+    expect(history[0]?.detail).toEqual({ last_seen: seen });
+    // Heartbeats are not history.
+    const beats = ok(
+      await t.call<StateHistoryRow[]>('v2/iot/web/uid/state/history', { uid: 'A-3', type: 'heartbeat' }, { token: a.token }),
+    );
+    expect(beats).toHaveLength(0);
+    const byReason = ok(await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { offline_reason: 2 }, { token: a.token }));
+    expect(byReason.map((r) => r.uid)).toContain('A-SILENT');
+  });
+});
+
+describe('scope', () => {
+  it('shows a company only its devices; history of a sibling’s device is not found', async () => {
+    ok(await ingest([{ uid: 'B-1', type: 'online' }]));
+    const listA = await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { page_size: 100 }, { token: a.token });
+    expect(ok(listA).every((r) => r.comp_id === a.compId)).toBe(true);
+    expect(listA.count).toBe(6);
+    const listB = ok(await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', {}, { token: b.token }));
+    expect(listB.map((r) => r.uid)).toEqual(['B-1']);
+    fails(await t.call('v2/iot/web/uid/state/history', { uid: 'B-1' }, { token: a.token }), 406);
+    ok(await ingest([{ uid: 'A-2', type: 'heartbeat' }]));
+    const filtered = ok(await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { online: 1, network_type: 5 }, { token: a.token }));
+    expect(filtered.map((r) => r.uid)).toEqual(['A-2']);
+  });
+
+  it('lists licence codes in scope', async () => {
+    const db = dbOf(t);
+    const now = nowSeconds();
+    await db
+      .insertInto('device_licence')
+      .values([
+        { code: `LIC-A-${run}`, uid: 'A-1', pk: '', comp_id: a.compId, state: 'used', gmt_create: now, gmt_use: now },
+        { code: `LIC-A2-${run}`, uid: null, pk: '', comp_id: a.compId, state: 'unused', gmt_create: now, gmt_use: null },
+        { code: `LIC-B-${run}`, uid: null, pk: '', comp_id: b.compId, state: 'unused', gmt_create: now, gmt_use: null },
+      ])
+      .execute();
+    const list = await t.call<LicenceRow[]>('v2/umh/admin/liccode/list', {}, { token: a.token });
+    expect(
+      ok(list)
+        .map((r) => r.code)
+        .sort(),
+    ).toEqual([`LIC-A-${run}`, `LIC-A2-${run}`]);
+    const unused = ok(await t.call<LicenceRow[]>('v2/umh/admin/liccode/list', { state: 'unused' }, { token: a.token }));
+    expect(unused.map((r) => r.code)).toEqual([`LIC-A2-${run}`]);
+    fails(await t.call('v2/umh/admin/liccode/list', { state: 'lost' }, { token: a.token }), 406);
+  });
+
+  it('refuses the screens’ calls without their menus', async () => {
+    const c = await createCompanyAdmin(t, { name: `State C ${run}`, menuKeys: ['operate/user'], userId: `state-c-${run}` });
+    fails(await t.call('v2/umh/admin/dev/state/list', {}, { token: c.token }), 513);
+    fails(await t.call('iot/wol/state/get', {}, { token: c.token }), 513);
+    fails(await t.call('v2/umh/admin/liccode/list', {}, { token: c.token }), 513);
+    const stream = watch(t.url, c.token);
+    expect(await stream.ready).toBe(403);
+    stream.close();
+  });
+});
+
+describe('live stream', () => {
+  it('answers 401 without a valid token', async () => {
+    const res = await fetch(`${t.url}/api/v2/iot/live?token=nope`);
+    expect(res.status).toBe(401);
+  });
+
+  it('delivers a change to a console of the right company, not to a sibling’s', async () => {
+    const streamA = watch(t.url, a.token);
+    const streamB = watch(t.url, b.token);
+    try {
+      expect(await streamA.ready).toBe(200);
+      expect(await streamB.ready).toBe(200);
+      ok(await ingest([{ uid: 'A-3', type: 'network', network_type: 4 }]));
+      expect(await waitFor(() => streamA.received.some((c) => c.uid === 'A-3'))).toBe(true);
+      ok(await ingest([{ uid: 'B-1', type: 'offline' }]));
+      expect(await waitFor(() => streamB.received.some((c) => c.uid === 'B-1'))).toBe(true);
+      expect(streamB.received.some((c) => c.uid.startsWith('A'))).toBe(false);
+      expect(streamA.received.some((c) => c.uid.startsWith('B'))).toBe(false);
+    } finally {
+      streamA.close();
+      streamB.close();
+    }
+  });
+
+  it('reaches a console connected to another process through Redis', async () => {
+    const sibling = await startSibling(t, { mqttUrl: undefined });
+    const stream = watch(sibling.url, a.token);
+    try {
+      expect(await stream.ready).toBe(200);
+      await new Promise((r) => setTimeout(r, 300)); // the sibling's Redis subscription
+      ok(await ingest([{ uid: 'A-2', type: 'offline' }])); // ingested by the first process
+      expect(await waitFor(() => stream.received.some((c) => c.uid === 'A-2' && c.online === 0))).toBe(true);
+    } finally {
+      stream.close();
+      await sibling.close();
+    }
+  });
+});
+
+describe('mqtt', () => {
+  it('ingests events published on the broker', async () => {
+    const client = await connectAsync(MQTT_URL);
+    try {
+      await new Promise((r) => setTimeout(r, 500)); // the server's subscription
+      const topic = mqttTopic.replace('+', 'A-2');
+      await client.publishAsync(topic, JSON.stringify({ type: 'online', network_type: 1, vendor: 'mqtt-vendor' }));
+      await client.publishAsync(topic, JSON.stringify([{ type: 'properties', properties: { via: 'mqtt' } }]));
+      expect(
+        await waitFor(async () => {
+          const row = await stateOf('A-2');
+          return row.online === 1 && row.vendor === 'mqtt-vendor' && row.properties.via === 'mqtt';
+        }),
+      ).toBe(true);
+      expect((await stateOf('A-2')).network_type).toBe(1);
+    } finally {
+      await client.endAsync();
+    }
+  });
+});

@@ -1,0 +1,167 @@
+import { API, DEVICE_EVENT_TYPES, type DeviceInfo, type DeviceStateRow, type StateHistoryRow } from '@iot/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card, Descriptions, Empty, Input, Space, Table, Typography } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { FieldConfig } from '../../../components/field-config';
+import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import { formatTime } from '../../../lib/format';
+import { dataQueryOptions, defineResource } from '../../../lib/resource';
+import { DEVICE_STATE_ROOT, useLiveDeviceState } from '../../product/device_state/live-state';
+import { LiveBadge, OnlineTag } from '../../product/device_state/state-view';
+
+/**
+ * One device in depth (operate/device, `?uid=`): registration info (v2/iot/web/uid/info/get),
+ * live state and properties (state list), state history. Its orders join this page with the mall.
+ */
+const stateRows = defineResource<DeviceStateRow>({ name: DEVICE_STATE_ROOT, list: API.devStateList.path, idField: 'device_id' });
+const history = defineResource<StateHistoryRow>({ name: 'device_history', list: API.stateHistory.path, idField: 'id' });
+
+const historyFilters: FieldConfig[] = [
+  {
+    name: 'type',
+    type: 'select',
+    options: [...DEVICE_EVENT_TYPES.filter((e) => e !== 'heartbeat'), 'timeout'].map((e) => ({
+      value: e,
+      label: `device_state.event_types.${e}`,
+    })),
+  },
+  { name: 'time_range', type: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
+];
+
+const detailText = (detail: Record<string, unknown>) =>
+  Object.entries(detail)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+
+const historyColumns: ColumnConfig<StateHistoryRow>[] = [
+  { key: 'ts', time: true },
+  { key: 'type', enumPrefix: 'device_state.event_types' },
+  { key: 'detail', render: (d: Record<string, unknown>) => detailText(d) },
+];
+
+const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
+
+export default function DevicePage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const uid = (search.get('uid') ?? '').trim();
+  const { status, changed } = useLiveDeviceState();
+  const qc = useQueryClient();
+
+  const info = useQuery({ ...dataQueryOptions<DeviceInfo>('device', API.deviceInfo.path, { uid }), enabled: uid !== '', retry: false });
+  const states = stateRows.useList({ uid, page_size: 10 }, uid !== '');
+  const state = states.data?.rows.find((r) => r.uid.toUpperCase() === uid.toUpperCase());
+  const isChanged = state ? changed.has(state.device_id) : false;
+  const historyParams = useMemo(() => ({ uid }), [uid]);
+
+  // A live change of this device adds history rows: refresh the history table.
+  useEffect(() => {
+    if (isChanged) void qc.invalidateQueries({ queryKey: ['device_history'] });
+  }, [isChanged, qc]);
+
+  const properties = Object.entries(state?.properties ?? {});
+  const d = info.data;
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Card variant="borderless">
+        <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
+          <Input.Search
+            aria-label={t('device_state.fields.uid')}
+            placeholder={t('device_state.detail.uid_placeholder')}
+            defaultValue={uid}
+            enterButton={t('common.search')}
+            allowClear
+            style={{ maxWidth: 420 }}
+            onSearch={(value) =>
+              setSearch((prev) => {
+                const next = new URLSearchParams(prev);
+                if (value.trim()) next.set('uid', value.trim());
+                else next.delete('uid');
+                return next;
+              })
+            }
+          />
+          <LiveBadge status={status} />
+        </Space>
+      </Card>
+      {!uid ? (
+        <Card variant="borderless">
+          <Empty description={t('device_state.detail.choose')} />
+        </Card>
+      ) : !state && !states.isFetching ? (
+        <Card variant="borderless">
+          <Empty description={t('device_state.detail.not_found', { uid })} />
+        </Card>
+      ) : (
+        <>
+          <Card variant="borderless" title={t('device_state.detail.info')} loading={!state}>
+            <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
+              <Descriptions.Item label={t('device_state.fields.uid')}>{state?.uid}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.mac')}>{show(d?.mac ?? state?.mac)}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.pk')}>
+                {show(state?.pk)}
+                {d?.product_name ? ` (${d.product_name})` : ''}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.comp_name')}>{show(state?.comp_name)}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.detail.gmt_create')}>{d ? formatTime(d.gmt_create) : '—'}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.detail.dev_key')}>{show(d?.dev_key)}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.online')}>
+                {state && <OnlineTag row={state} changed={isChanged} />}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.network_type')}>
+                {state ? t(`device_state.network_types.${state.network_type}`) : ''}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.active')}>
+                {state ? t(`device_state.active_states.${state.active}`) : ''}
+                {state?.gmt_active ? ` (${formatTime(state.gmt_active)})` : ''}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.last_online')}>{show(formatTime(state?.last_online))}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.last_offline')}>{show(formatTime(state?.last_offline))}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.last_seen')}>{show(formatTime(state?.last_seen))}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.vendor')}>{show(state?.vendor)}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.protocol')}>{show(state?.protocol)}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.country')}>{show(state?.country)}</Descriptions.Item>
+              <Descriptions.Item label={t('device_state.fields.wake_state')}>
+                {state ? t(`device_state.wake_states.${state.wake_state}`) : ''}
+              </Descriptions.Item>
+            </Descriptions>
+          </Card>
+          <Card variant="borderless" title={t('device_state.detail.properties')}>
+            {properties.length === 0 ? (
+              <Typography.Text type="secondary">{t('device_state.detail.no_properties')}</Typography.Text>
+            ) : (
+              <Table
+                aria-label={t('device_state.detail.properties')}
+                size="small"
+                pagination={false}
+                rowKey="key"
+                dataSource={properties.map(([key, value]) => ({ key, value: typeof value === 'string' ? value : JSON.stringify(value) }))}
+                columns={[
+                  { key: 'key', dataIndex: 'key', title: t('device_state.detail.property') },
+                  { key: 'value', dataIndex: 'value', title: t('device_state.detail.value') },
+                ]}
+              />
+            )}
+          </Card>
+          <Typography.Title level={5} style={{ margin: '8px 0 0' }}>
+            {t('device_state.detail.history')}
+          </Typography.Title>
+          <ResourceTable<StateHistoryRow>
+            key={uid}
+            resource={history}
+            i18nPrefix="device_state.history"
+            label="device_state.detail.history"
+            columns={historyColumns}
+            filters={historyFilters}
+            baseParams={historyParams}
+            canDelete={false}
+            canEdit={false}
+          />
+        </>
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,260 @@
+// `npm run simulate -- --devices N [--url http://127.0.0.1:8080] [--key …] [--seconds S] [--heartbeat 10]`
+//
+// Runs N virtual devices against the ingestion interface (POST /api/v2/iot/ingest/events with
+// the service key), so the console shows live data on a fresh install:
+//   - registration: when fewer than N simulator devices (UIDs SIM-000001…) exist, logs in as
+//     `admin` with ADMIN_PASSWORD (--password) through the RSA-OAEP login, finds or creates the
+//     product "Simulator" (user/product/add) and registers the missing devices
+//     (v2/iot/web/uid/reg/add). Without the password it runs the simulator devices already there.
+//   - devices: connect (online, with a NAT type, vendor, protocol, country), heartbeat every
+//     --heartbeat seconds; now and then one drops (explicit offline) and comes back, one goes
+//     silent past the server's heartbeat timeout (the server marks it offline, reason 2) and
+//     comes back, one changes NAT type; low-power ones (1 in 10) toggle their wake state.
+//   - a running summary every 5 s; Ctrl-C (or --seconds) stops, sending `offline` for every device.
+//
+// The key: --key, else INGEST_SERVICE_KEY, else DATA_DIR/ingest.key (DATA_DIR defaults to ./data),
+// the key `npm start` generates on first start.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loginPlaintext, passwordDigestInput } from '../packages/contract/dist/index.js';
+
+const { values: args } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '100' },
+    url: { type: 'string' },
+    key: { type: 'string' },
+    password: { type: 'string' },
+    seconds: { type: 'string' },
+    heartbeat: { type: 'string', default: '10' },
+    prefix: { type: 'string', default: 'SIM' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.devices);
+if (!Number.isInteger(N) || N < 1 || N > 999_999) throw new Error('--devices must be 1…999999');
+const URL_BASE = (args.url ?? `http://127.0.0.1:${process.env.PORT || 8080}`).replace(/\/$/, '');
+const HEARTBEAT = Math.max(1, Number(args.heartbeat));
+const PREFIX = args.prefix.toUpperCase();
+const dataDir = path.resolve(process.env.DATA_DIR || './data');
+const keyFile = path.join(dataDir, 'ingest.key');
+const KEY = args.key ?? process.env.INGEST_SERVICE_KEY ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : null);
+if (!KEY) throw new Error(`no service key: pass --key, set INGEST_SERVICE_KEY, or start the server once so ${keyFile} exists`);
+const PASSWORD = args.password ?? process.env.ADMIN_PASSWORD;
+const log = (msg) => console.log(`[simulate] ${msg}`);
+
+const uidOf = (n) => `${PREFIX}-${String(n).padStart(6, '0')}`;
+
+const post = async (p, body, headers = {}) => {
+  const res = await fetch(`${URL_BASE}/api/${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return res.json();
+};
+const asUser = (token) => ({ authorization: `Bearer ${token}` });
+
+const login = async () => {
+  const key = (await post('v2/user/login/key', {})).data;
+  const encoded = crypto.createHash('sha256').update(passwordDigestInput('admin', PASSWORD)).digest('hex');
+  const cipher = crypto
+    .publicEncrypt(
+      { key: key.public_key, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(loginPlaintext('admin', encoded, key.server_time)),
+    )
+    .toString('base64');
+  const answer = await post('v2/user/login', {
+    device_system: 'web',
+    device_model: 'simulator',
+    user_id: 'admin',
+    user_password: cipher,
+    key_id: key.key_id,
+  });
+  if (answer.code !== 200) throw new Error(`login as admin failed: ${answer.code} ${answer.msg ?? ''}`);
+  return { token: answer.data.acc_token, compId: answer.data.user.comp_id };
+};
+
+/** Simulator devices already registered (through the state list, which every registered device has). */
+const existingUids = async (token) => {
+  const found = new Set();
+  for (let page = 1; ; page++) {
+    const answer = await post('v2/umh/admin/dev/state/list', { uid: `${PREFIX}-`, page_no: page, page_size: 1000 }, asUser(token));
+    if (answer.code !== 200) throw new Error(`state list: ${answer.code} ${answer.msg ?? ''}`);
+    for (const row of answer.data) found.add(row.uid.toUpperCase());
+    if (answer.data.length < 1000) return found;
+  }
+};
+
+const ensureProduct = async (token, compId) => {
+  const list = await post('v2/umh/admin/product/list', { name: 'Simulator', comp_id: compId, page_size: 10 }, asUser(token));
+  if (list.code === 200) {
+    const hit = list.data.find((p) => p.name === 'Simulator');
+    if (hit) return hit.pk;
+  }
+  const added = await post(
+    'user/product/add',
+    { name: 'Simulator', comp_id: compId, remark: 'virtual devices of npm run simulate' },
+    asUser(token),
+  );
+  if (added.code !== 200) throw new Error(`user/product/add: ${added.code} ${added.msg ?? ''}`);
+  return added.data.pk;
+};
+
+const register = async () => {
+  if (!PASSWORD) {
+    log('no ADMIN_PASSWORD (--password): running the simulator devices already registered');
+    return null;
+  }
+  const { token, compId } = await login();
+  const have = await existingUids(token);
+  const missing = [];
+  for (let n = 1; n <= N; n++) if (!have.has(uidOf(n))) missing.push(uidOf(n));
+  if (missing.length === 0) return token;
+  const pk = await ensureProduct(token, compId);
+  log(`registering ${missing.length} devices under product ${pk}`);
+  let done = 0;
+  const worker = async () => {
+    while (missing.length > 0) {
+      const uid = missing.pop();
+      const answer = await post('v2/iot/web/uid/reg/add', { uid, pk, comp_id: compId }, asUser(token));
+      if (answer.code === 404) throw new Error('v2/iot/web/uid/reg/add is not available on this server: register devices another way');
+      if (answer.code !== 200 && answer.code !== 409) throw new Error(`reg/add ${uid}: ${answer.code} ${answer.msg ?? ''}`);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  log(`registered ${done}`);
+  return token;
+};
+
+const rand = (a, b) => a + Math.random() * (b - a);
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+const VENDORS = ['acme', 'hikam', 'vstarcam', 'tuya'];
+const PROTOCOLS = ['p2p', 'rtsp', 'onvif'];
+const COUNTRIES = ['CN', 'US', 'IN', 'DE', 'BR', 'JP'];
+
+const token = await register();
+const uids = [];
+for (let n = 1; n <= N; n++) uids.push(uidOf(n));
+if (!token) {
+  log('(the state list needs a login to check which exist; unknown ones are reported by the server)');
+}
+
+const now = () => Date.now() / 1000;
+const devices = uids.map((uid, i) => ({
+  uid,
+  lowPower: i % 10 === 9,
+  state: 'idle', // idle → online → (dropped | silent) → online …
+  next: now() + rand(0, Math.min(5, HEARTBEAT)),
+  network: 1 + Math.floor(Math.random() * 5),
+  wake: 2,
+}));
+const totals = { sent: 0, unknown: 0, drops: 0, silences: 0, natChanges: 0, wakes: 0, errors: 0 };
+const unknownUids = new Set();
+
+const send = async (events) => {
+  for (let i = 0; i < events.length; i += 5000) {
+    const chunk = events.slice(i, i + 5000);
+    try {
+      const answer = await post('v2/iot/ingest/events', { events: chunk }, { 'x-service-key': KEY });
+      if (answer.code === 401) throw new Error('the server refused the service key (401)');
+      if (answer.code !== 200) {
+        totals.errors++;
+        continue;
+      }
+      totals.sent += chunk.length;
+      for (const u of answer.data.unknown) unknownUids.add(u.uid);
+    } catch (err) {
+      if (String(err).includes('401')) throw err;
+      totals.errors++;
+    }
+  }
+};
+
+const tick = async () => {
+  const t = now();
+  const events = [];
+  for (const d of devices) {
+    if (unknownUids.has(d.uid) || d.next > t) continue;
+    if (d.state === 'idle' || d.state === 'dropped' || d.state === 'silent') {
+      d.state = 'online';
+      events.push({
+        uid: d.uid,
+        type: 'online',
+        network_type: d.network,
+        vendor: pick(VENDORS),
+        protocol: pick(PROTOCOLS),
+        country: pick(COUNTRIES),
+      });
+      if (d.lowPower) events.push({ uid: d.uid, type: 'wake', wake_state: d.wake });
+      d.next = t + HEARTBEAT;
+      continue;
+    }
+    const r = Math.random();
+    if (r < 0.01) {
+      d.state = 'dropped';
+      totals.drops++;
+      events.push({ uid: d.uid, type: 'offline' });
+      d.next = t + rand(10, 60);
+    } else if (r < 0.015) {
+      d.state = 'silent'; // sends nothing until the server's heartbeat timeout has passed
+      totals.silences++;
+      d.next = t + rand(120, 240);
+    } else if (r < 0.035) {
+      d.network = (d.network % 5) + 1;
+      totals.natChanges++;
+      events.push({ uid: d.uid, type: 'network', network_type: d.network });
+      d.next = t + HEARTBEAT;
+    } else if (d.lowPower && r < 0.2) {
+      d.wake = d.wake === 2 ? 1 : 2;
+      totals.wakes++;
+      events.push({ uid: d.uid, type: 'wake', wake_state: d.wake });
+      d.next = t + HEARTBEAT;
+    } else {
+      events.push({ uid: d.uid, type: 'heartbeat', properties: Math.random() < 0.05 ? { rssi: -Math.floor(rand(30, 90)) } : undefined });
+      d.next = t + HEARTBEAT;
+    }
+  }
+  if (events.length > 0) await send(events);
+};
+
+let stopping = false;
+const started = Date.now();
+let lastSent = 0;
+const summary = () => {
+  const count = (s) => devices.filter((d) => d.state === s && !unknownUids.has(d.uid)).length;
+  const rate = (totals.sent - lastSent) / 5;
+  lastSent = totals.sent;
+  log(
+    `${Math.round((Date.now() - started) / 1000)} s: online ${count('online')}, dropped ${count('dropped')}, silent ${count('silent')}, ` +
+      `not yet connected ${count('idle')}, unknown ${unknownUids.size} | sent ${totals.sent} (${rate.toFixed(0)}/s), drops ${totals.drops}, ` +
+      `silences ${totals.silences}, NAT changes ${totals.natChanges}, wake toggles ${totals.wakes}, errors ${totals.errors}`,
+  );
+};
+
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await send(devices.filter((d) => d.state === 'online').map((d) => ({ uid: d.uid, type: 'offline' })));
+  summary();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+log(`${N} devices → ${URL_BASE}, heartbeat ${HEARTBEAT} s`);
+const summaryTimer = args.quiet ? null : setInterval(summary, 5000);
+if (args.seconds) setTimeout(() => void stop(), Number(args.seconds) * 1000);
+for (;;) {
+  if (stopping) break;
+  try {
+    await tick();
+  } catch (err) {
+    console.error(`[simulate] ${err instanceof Error ? err.message : String(err)}`);
+    if (summaryTimer) clearInterval(summaryTimer);
+    process.exit(1);
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+}
