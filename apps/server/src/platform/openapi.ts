@@ -9,14 +9,23 @@ const schemaOf = (s: z.ZodType, io: 'input' | 'output') => {
   }
 };
 
-const securityOf = (d: ApiDef) => (d.access === 'public' ? [] : [{ bearer: [] }]);
+const securityOf = (d: ApiDef) => {
+  if (d.access === 'public') return [];
+  if (d.access === 'service') return [{ serviceKey: [] }];
+  return [{ bearer: [] }];
+};
 const accessText = (d: ApiDef) => (typeof d.access === 'string' ? d.access : `menu keys: ${d.access.join(', ')}`);
 
 /** OpenAPI 3.1 generated from the contract registry: one source for validation and docs. */
 export const buildOpenApi = () => ({
   openapi: '3.1.0',
   info: { title: 'IoT console API', version: '1.0.0', description: 'Every call is POST /api/<path>; see docs/api.md for the envelope.' },
-  components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+  components: {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer' },
+      serviceKey: { type: 'apiKey', in: 'header', name: 'X-Service-Key' },
+    },
+  },
   paths: Object.fromEntries(
     API_LIST.map((d) => [
       `/api/${d.path}`,
