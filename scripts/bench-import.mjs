@@ -1,0 +1,179 @@
+// Import/export benchmark (`node scripts/bench-import.mjs`, or `npm run bench` with BENCH_SUITE=jobs|all):
+// for PGlite and PostgreSQL, a 100,000-row .xlsx (UID, MAC, PK; written with the streaming writer) is
+// imported by the server's own job runner (streaming parse, registerDevices in chunks, checkpoint per
+// chunk), then the same devices are exported to .xlsx. Each database runs in a fresh child process so
+// its peak RSS (getrusage maxrss) is the server's own: the database (PGlite is in-process), the
+// parser and the writer.
+//
+// Knobs: BENCH_IMPORT_ROWS (100000), BENCH_DB=pglite|postgres|both (both),
+// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres).
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ROOT } from './lib.mjs';
+
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
+const DBS = { pglite: ['pglite'], postgres: ['postgres'], both: ['pglite', 'postgres'] }[process.env.BENCH_DB || 'both'];
+if (!DBS) throw new Error('BENCH_DB must be pglite, postgres or both');
+const PG_SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+// Targets (issue 3): import of 100,000 rows < 10 s and < 300 MB peak; export of 100,000 rows < 5 s.
+const TARGET_IMPORT_S = 10;
+const TARGET_IMPORT_MB = 300;
+const TARGET_EXPORT_S = 5;
+const dist = (p) => import(pathToFileURL(path.join(ROOT, 'apps/server/dist', p)).href);
+const MB = (bytes) => bytes / 1024 / 1024;
+
+/** The measured part, in its own process: one database, one import, one export. */
+const runOne = async (kind) => {
+  const { loadConfig } = await dist('config.js');
+  const { openDatabase } = await dist('platform/db/database.js');
+  const { migrateToLatest } = await dist('platform/db/migrations.js');
+  const { seedMenus, ensureFirstAdmin } = await dist('platform/seed.js');
+  const { buildApp } = await dist('app.js');
+  const { jobServicesOf, JOB_HANDLERS } = await dist('modules/iot/job-files.js');
+  const { createJob } = await dist('modules/iot/job.repository.js');
+  const { createJobRunner } = await dist('platform/jobs.js');
+  const pg = (await import('pg')).default;
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
+  let dbName = null;
+  let databaseUrl;
+  if (kind === 'postgres') {
+    dbName = `bench_import_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const u = new URL(PG_SERVER_URL);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite'), poolSize: 4 });
+  const quiet = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quiet };
+  try {
+    await migrateToLatest(database.db);
+    await seedMenus(database.db);
+    await ensureFirstAdmin(database.db, 'Bench#Admin1', quiet);
+    const config = { ...loadConfig({}), dataDir, webDir: undefined, secretKey: 'bench', jobWorkers: 0 };
+    const app = await buildApp({ config, database, logger: false });
+    const services = jobServicesOf(app);
+    const db = database.db;
+    const root = await db.selectFrom('company').select(['comp_id']).where('comp_parent_id', '=', 0).executeTakeFirstOrThrow();
+    const now = Math.floor(Date.now() / 1000);
+    await db
+      .insertInto('product')
+      .values({ pk: 'BENCHIMPORT', name: 'Bench', comp_id: root.comp_id, create_time: now, update_time: now })
+      .execute();
+
+    const { key } = await services.storage.put('imports', 'xlsx', fs.createReadStream(process.argv[4]));
+    const scope = { kind: 'all' };
+    const rssBefore = process.resourceUsage().maxRSS * 1024;
+
+    const runner = createJobRunner({ services, handlers: JOB_HANDLERS, log: quiet });
+    const t0 = performance.now();
+    const importId = await createJob(db, {
+      kind: 'device_import',
+      comp_id: root.comp_id,
+      user_id: 'admin',
+      scope,
+      params: { pk: '' },
+      input_key: key,
+    });
+    await runner.drain();
+    const importMs = performance.now() - t0;
+    const peakImport = process.resourceUsage().maxRSS * 1024;
+    const job = await db.selectFrom('job').selectAll().where('id', '=', importId).executeTakeFirstOrThrow();
+    if (job.state !== 'done' || job.ok_count !== ROWS) throw new Error(`import ended ${job.state} ${job.error} ok=${job.ok_count}`);
+
+    const t1 = performance.now();
+    const exportId = await createJob(db, {
+      kind: 'device_export',
+      comp_id: root.comp_id,
+      user_id: 'admin',
+      scope,
+      params: { gmt_start: now - 86_400, gmt_end: now + 86_400 },
+    });
+    await runner.drain();
+    const exportMs = performance.now() - t1;
+    const ex = await db.selectFrom('job').selectAll().where('id', '=', exportId).executeTakeFirstOrThrow();
+    if (ex.state !== 'done' || ex.ok_count !== ROWS) throw new Error(`export ended ${ex.state} ${ex.error} rows=${ex.ok_count}`);
+    const peakAll = process.resourceUsage().maxRSS * 1024;
+    await app.close();
+    console.log(
+      JSON.stringify({
+        kind,
+        rows: ROWS,
+        importMs,
+        exportMs,
+        rssBeforeMB: MB(rssBefore),
+        peakImportMB: MB(peakImport),
+        peakAllMB: MB(peakAll),
+      }),
+    );
+  } finally {
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dbName) {
+      const admin = new pg.Client({ connectionString: PG_SERVER_URL });
+      await admin.connect();
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  }
+};
+
+/** The file, written here (not in the measured process) by the streaming writer, as a customer's sheet would arrive. */
+const writeSheet = async (file) => {
+  const ExcelJS = (await import('exceljs')).default;
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+  const ws = wb.addWorksheet('devices');
+  ws.addRow(['UID', 'MAC', 'PK']).commit();
+  for (let i = 0; i < ROWS; i++) {
+    const hex = i.toString(16).padStart(12, '0');
+    ws.addRow([`BENCH-${String(i).padStart(8, '0')}`, hex.match(/../g).join(':'), 'BENCHIMPORT']).commit();
+  }
+  ws.commit();
+  await wb.commit();
+};
+
+const main = async () => {
+  if (!process.env.BENCH_SKIP_BUILD) {
+    for (const ws of ['packages/contract', 'apps/server']) {
+      const res = spawnSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'inherit' });
+      if (res.status !== 0) throw new Error(`npm run build -w ${ws} failed`);
+    }
+  }
+  const sheet = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sheet-')), 'devices.xlsx');
+  await writeSheet(sheet);
+  let failed = false;
+  for (const kind of DBS) {
+    const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--run', kind, sheet], { cwd: ROOT, encoding: 'utf8' });
+    const line = res.stdout.split('\n').find((l) => l.startsWith('{'));
+    if (res.status !== 0 || !line) {
+      console.error(`✗ import/export on ${kind}: ${res.stderr || res.stdout}`);
+      failed = true;
+      continue;
+    }
+    const r = JSON.parse(line);
+    const ok = (good) => (good ? '✓' : '✗');
+    // The memory target is the import's: on PGlite the embedded engine's own heap is there before it starts.
+    const importGood =
+      r.importMs / 1000 < TARGET_IMPORT_S && (kind === 'pglite' ? r.peakImportMB - r.rssBeforeMB : r.peakImportMB) < TARGET_IMPORT_MB;
+    const exportGood = r.exportMs / 1000 < TARGET_EXPORT_S;
+    failed ||= !importGood || !exportGood;
+    console.log(
+      `${ok(importGood)} ${kind}: import ${r.rows} rows ${(r.importMs / 1000).toFixed(2)} s (target < ${TARGET_IMPORT_S} s), ` +
+        `peak RSS ${r.peakImportMB.toFixed(0)} MB, of which the import added ${(r.peakImportMB - r.rssBeforeMB).toFixed(0)} MB ` +
+        `(target < ${TARGET_IMPORT_MB} MB; PGlite's engine lives in the server process)`,
+    );
+    console.log(`${ok(exportGood)} ${kind}: export ${r.rows} rows ${(r.exportMs / 1000).toFixed(2)} s (target < ${TARGET_EXPORT_S} s)`);
+  }
+  fs.rmSync(path.dirname(sheet), { recursive: true, force: true });
+  if (failed) process.exitCode = 1;
+};
+
+if (process.argv[2] === '--run') await runOne(process.argv[3]);
+else await main();
