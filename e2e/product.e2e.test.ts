@@ -10,10 +10,7 @@ const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: '
 const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
 
 /** A real 1×1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 /** Picks a node of a company TreeSelect labelled `label` in `scope`, searching by name. */
 const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
@@ -69,6 +66,13 @@ describe('product/iot', () => {
     expect(text).toContain(pk);
     expect(JSON.parse(listed.data[0]?.attr ?? '')).toEqual({ resolution: '1080p' });
     await page.screenshot({ path: `${screenshotDir()}/product-list-en.png` });
+    // Chinese: column titles, node type and category labels follow the language.
+    await page.goto(url('/product/iot?lang=zh-CN'));
+    const zhRow = page.getByRole('table').getByRole('row').filter({ hasText: name });
+    await shown(zhRow);
+    expect((await zhRow.textContent()) ?? '').toContain('直连设备');
+    await page.screenshot({ path: `${screenshotDir()}/product-list-zh-CN.png` });
+    await page.goto(url('/product/iot?lang=en'));
   });
 
   it('edit: invalid JSON in attributes is refused with a message', async () => {
