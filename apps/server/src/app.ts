@@ -6,11 +6,12 @@ import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import { registerDeviceState } from './modules/iot/device-state.routes.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
+import { registerDeviceState } from './modules/iot/device-state.routes.js';
 import { installJobs } from './modules/iot/job-files.js';
 import { jobRoutes } from './modules/iot/jobs.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
+import { registerStats } from './modules/iot/stats.routes.js';
 import { registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
@@ -95,6 +96,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   registerRoutes(app, services, ROUTES);
   // Device state: its routes, the live stream (SSE), the heartbeat sweeper and MQTT ingestion.
   registerDeviceState(app, services);
+  // Device statistics: its route, the .xlsx download, rollup folding and online sampling.
+  registerStats(app, services);
   // Imports and exports: template and file downloads, and the background job runner.
   installJobs(app, services);
   // Multipart uploads and file PUT/GET: their own body parsers, the same authentication.

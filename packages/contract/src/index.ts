@@ -15,4 +15,5 @@ export * from './schemas/product.js';
 export * from './schemas/resource.js';
 export * from './schemas/role.js';
 export * from './schemas/session.js';
+export * from './schemas/stats.js';
 export * from './schemas/user.js';

@@ -27,8 +27,9 @@ const SCREENS: Record<string, PageModule> = {
   'product/lic_list': async () => ({ Component: (await import('../features/product/lic_list/lic-list-page')).default }),
   'operate/device': async () => ({ Component: (await import('../features/operate/device/device-page')).default }),
   'product/dev_dup': async () => ({ Component: (await import('../features/product/dev_dup/dev-dup-page')).default }),
-  'product/iot': async () => ({ Component: (await import('../features/product/iot/product-page')).default }),
   'product/device': async () => ({ Component: (await import('../features/product/device/device-page')).default }),
+  'product/iot': async () => ({ Component: (await import('../features/product/iot/product-page')).default }),
+  'info/dev': async () => ({ Component: (await import('../features/info/dev/dev-stats-page')).default }),
 };
 
 /** Keeps the query string (lang…) across redirects. */

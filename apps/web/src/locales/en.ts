@@ -2,6 +2,7 @@ import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
 import * as productArea from './areas/product';
+import * as statsArea from './areas/stats';
 
 /**
  * English messages. The shape of this object is the type every other language
@@ -488,6 +489,7 @@ const en = {
   device: deviceArea.en,
   device_state: device_stateArea.en,
   jobs: jobsArea.en,
+  stats: statsArea.en,
 };
 
 export type Messages = typeof en;

@@ -2,6 +2,7 @@ import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
 import * as productArea from './areas/product';
+import * as statsArea from './areas/stats';
 import type { Messages } from './en';
 
 const zhCN: Messages = {
@@ -484,6 +485,7 @@ const zhCN: Messages = {
   device: deviceArea.zhCN,
   device_state: device_stateArea.zhCN,
   jobs: jobsArea.zhCN,
+  stats: statsArea.zhCN,
 };
 
 export default zhCN;

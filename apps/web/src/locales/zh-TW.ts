@@ -2,6 +2,7 @@ import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
 import * as productArea from './areas/product';
+import * as statsArea from './areas/stats';
 import type { Messages } from './en';
 
 const zhTW: Messages = {
@@ -484,6 +485,7 @@ const zhTW: Messages = {
   device: deviceArea.zhTW,
   device_state: device_stateArea.zhTW,
   jobs: jobsArea.zhTW,
+  stats: statsArea.zhTW,
 };
 
 export default zhTW;

@@ -285,6 +285,39 @@ export interface DeviceLicenceTable {
   gmt_use: Unix | null;
 }
 
+/** Device statistics rollups (migration 0009): comp_id 0 = all companies, pk '' = all products. */
+export interface DeviceDailyTable {
+  comp_id: number;
+  pk: string;
+  /** UTC day: unix seconds / 86400. */
+  day: number;
+  registered: number;
+  activated: number;
+}
+
+export interface DeviceTotalTable {
+  comp_id: number;
+  pk: string;
+  registered: number;
+  activated: number;
+}
+
+export interface DeviceCountryTable {
+  comp_id: number;
+  pk: string;
+  country: string;
+  devices: number;
+}
+
+export interface DeviceOnlineDailyTable {
+  comp_id: number;
+  pk: string;
+  day: number;
+  online_peak: number;
+  online_last: number;
+  gmt_sample: Unix;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -309,4 +342,8 @@ export interface DB {
   job_row_error: JobRowErrorTable;
   device_duplicate: DeviceDuplicateTable;
   device_block: DeviceBlockTable;
+  device_daily: DeviceDailyTable;
+  device_total: DeviceTotalTable;
+  device_country: DeviceCountryTable;
+  device_online_daily: DeviceOnlineDailyTable;
 }

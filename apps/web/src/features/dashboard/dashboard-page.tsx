@@ -10,6 +10,7 @@ import { currentLanguage } from '../../lib/i18n';
 import { withLang } from '../../lib/lang';
 import { countQueryOptions } from '../../lib/resource';
 import { useSessionInfo } from '../../lib/session';
+import DeviceTrendCard from './device-trend-card';
 
 interface CountCardProps {
   title: string;
@@ -83,6 +84,11 @@ export default function DashboardPage() {
             <CountCard {...card} />
           </Col>
         ))}
+        {access.can('info/dev') && (
+          <Col xs={24} xl={16}>
+            <DeviceTrendCard />
+          </Col>
+        )}
       </Row>
     </div>
   );

@@ -1,0 +1,290 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { STATS_MAX_DAYS, type StatsInput, type StatsOutput } from '@iot/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Flex,
+  Input,
+  Row,
+  Segmented,
+  Select,
+  Space,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  TreeSelect,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCompanyTreeData } from '../../../components/pickers';
+import { useAccess } from '../../../lib/access';
+import { formatTime } from '../../../lib/format';
+import { currentLanguage } from '../../../lib/i18n';
+import { useProductOptions } from '../../product/device/device-resource';
+import Chart from './chart';
+import { barOption, shareOption, trendOption } from './chart-options';
+import { countryName, rangeOf, statsQueryOptions, xlsxHref } from './stats-query';
+
+type View = 'chart' | 'table';
+
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** A card that shows its chart or, in table view, the same numbers as a table. */
+const Panel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
+  <Card title={title} size="small" style={{ height: '100%' }}>
+    {view === 'chart' ? chart : table}
+  </Card>
+);
+
+const ProductFilter = ({ value, onChange }: { value?: string; onChange: (pk?: string) => void }) => {
+  const { t } = useTranslation();
+  const access = useAccess();
+  // The product list needs a product screen; others type a PK.
+  const canList = access.can('product/iot') || access.can('product/device');
+  return canList ? (
+    <ProductSelect value={value} onChange={onChange} />
+  ) : (
+    <Input
+      aria-label={t('stats.fields.pk')}
+      placeholder={t('stats.fields.pk')}
+      allowClear
+      style={{ width: 200 }}
+      defaultValue={value}
+      onBlur={(e) => onChange(e.target.value.trim() || undefined)}
+      onPressEnter={(e) => onChange(e.currentTarget.value.trim() || undefined)}
+    />
+  );
+};
+
+const ProductSelect = ({ value, onChange }: { value?: string; onChange: (pk?: string) => void }) => {
+  const { t } = useTranslation();
+  const products = useProductOptions();
+  return (
+    <Select
+      aria-label={t('stats.fields.pk')}
+      placeholder={t('stats.all_products')}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      style={{ width: 220 }}
+      value={value}
+      onChange={(v?: string) => onChange(v)}
+      options={products.map((p) => ({ value: String(p.value), label: p.text }))}
+    />
+  );
+};
+
+/** info/dev: device statistics from the daily rollups, as charts or tables, and as an .xlsx. */
+export default function DevStatsPage() {
+  const { t } = useTranslation();
+  const lang = currentLanguage();
+  const companies = useCompanyTreeData();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs().startOf('day')]);
+  const [compId, setCompId] = useState<number | undefined>();
+  const [pk, setPk] = useState<string | undefined>();
+  const [view, setView] = useState<View>('chart');
+  const params: StatsInput = useMemo(
+    () => ({ ...rangeOf(range[0], range[1]), ...(compId !== undefined ? { comp_id: compId } : {}), ...(pk ? { pk } : {}) }),
+    [range, compId, pk],
+  );
+  const query = useQuery({ ...statsQueryOptions(params), placeholderData: keepPreviousData });
+  const s: StatsOutput | undefined = query.data;
+
+  const trend = useMemo(() => s && trendOption(s, t, ['registered', 'activated', 'online']), [s, t]);
+  const share = useMemo(() => s && shareOption(s, t), [s, t]);
+  const countries = useMemo(
+    () =>
+      s &&
+      barOption(
+        s.countries.map((c) => countryName(c.country, lang)),
+        [{ name: t('stats.fields.devices'), data: s.countries.map((c) => c.devices) }],
+      ),
+    [s, t, lang],
+  );
+  const products = useMemo(
+    () =>
+      s &&
+      barOption(
+        s.products.map((p) => p.product_name ?? p.pk),
+        [
+          { name: t('stats.fields.registered'), data: s.products.map((p) => p.registered) },
+          { name: t('stats.fields.activated'), data: s.products.map((p) => p.activated) },
+        ],
+      ),
+    [s, t],
+  );
+  const companyBars = useMemo(
+    () =>
+      s &&
+      barOption(
+        s.companies.map((c) => c.comp_name ?? String(c.comp_id)),
+        [
+          { name: t('stats.fields.registered'), data: s.companies.map((c) => c.registered) },
+          { name: t('stats.fields.activated'), data: s.companies.map((c) => c.activated) },
+        ],
+      ),
+    [s, t],
+  );
+
+  const num = (key: string) => ({ title: t(`stats.fields.${key}`), dataIndex: key, key, align: 'right' as const });
+  const dayColumns: TableColumnsType<StatsOutput['series'][number]> = [
+    { title: t('stats.fields.day'), dataIndex: 'day', key: 'day' },
+    num('registered'),
+    num('activated'),
+    num('online'),
+  ];
+  const countryColumns: TableColumnsType<StatsOutput['countries'][number]> = [
+    { title: t('stats.fields.country'), dataIndex: 'country', key: 'country', render: (c: string) => `${countryName(c, lang)} (${c})` },
+    num('devices'),
+  ];
+  const productColumns: TableColumnsType<StatsOutput['products'][number]> = [
+    { title: t('stats.fields.product_name'), dataIndex: 'product_name', key: 'product_name', render: (n: string | null, r) => n ?? r.pk },
+    { title: t('stats.fields.pk'), dataIndex: 'pk', key: 'pk' },
+    num('registered'),
+    num('activated'),
+  ];
+  const companyColumns: TableColumnsType<StatsOutput['companies'][number]> = [
+    { title: t('stats.fields.comp_name'), dataIndex: 'comp_name', key: 'comp_name', render: (n: string | null, r) => n ?? r.comp_id },
+    num('registered'),
+    num('activated'),
+  ];
+  const shareRows = s
+    ? [
+        { key: 'devices', item: t('stats.fields.devices'), value: String(s.totals.devices) },
+        { key: 'online', item: t('stats.online_now'), value: String(s.totals.online) },
+        { key: 'share', item: t('stats.fields.online_share'), value: percent(s.totals.online_share) },
+        { key: 'sample', item: t('stats.sampled_at'), value: s.totals.gmt_sample ? formatTime(s.totals.gmt_sample) : '–' },
+      ]
+    : [];
+  const small = { size: 'small' as const, pagination: false as const, scroll: { x: 'max-content' } };
+  const empty = <Typography.Text type="secondary">{t('stats.no_data')}</Typography.Text>;
+
+  return (
+    <div>
+      <Typography.Title level={1} style={{ fontSize: 22, marginTop: 0 }}>
+        {t('stats.title')}
+      </Typography.Title>
+      <Flex wrap gap={12} align="center" style={{ marginBottom: 16 }}>
+        <DatePicker.RangePicker
+          aria-label={t('stats.range')}
+          allowClear={false}
+          value={range}
+          disabledDate={(d, info) =>
+            d.isAfter(dayjs().endOf('day')) || (info.from !== undefined && Math.abs(d.diff(info.from, 'day')) >= STATS_MAX_DAYS)
+          }
+          onChange={(v) => {
+            if (v?.[0] && v[1]) setRange([v[0].startOf('day'), v[1].startOf('day')]);
+          }}
+        />
+        <TreeSelect
+          aria-label={t('stats.fields.comp_id')}
+          placeholder={t('stats.all_companies')}
+          allowClear
+          treeDefaultExpandAll
+          style={{ width: 220 }}
+          treeData={companies}
+          value={compId}
+          onChange={(v?: number) => setCompId(v ?? undefined)}
+        />
+        <ProductFilter value={pk} onChange={setPk} />
+        <Segmented<View>
+          aria-label={t('stats.view')}
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'chart', label: t('stats.charts') },
+            { value: 'table', label: t('stats.tables') },
+          ]}
+        />
+        <Button icon={<DownloadOutlined />} href={s ? xlsxHref(params, s.download_ticket, lang) : undefined} disabled={!s} download>
+          {t('stats.download')}
+        </Button>
+      </Flex>
+      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+        {(
+          [
+            ['registered', s?.totals.registered],
+            ['activated', s?.totals.activated],
+            ['devices', s?.totals.devices],
+            ['online', s?.totals.online],
+            ['online_share', s ? percent(s.totals.online_share) : undefined],
+          ] as const
+        ).map(([key, value]) => (
+          <Col key={key} xs={12} sm={8} lg={4}>
+            <Card size="small">
+              <Statistic title={t(`stats.totals.${key}`)} value={value ?? '–'} loading={query.isLoading} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={16}>
+          <Panel
+            title={t('stats.trend')}
+            view={view}
+            chart={trend && <Chart option={trend} label={t('stats.trend')} height={300} />}
+            table={
+              <Table
+                rowKey="day"
+                columns={dayColumns}
+                dataSource={s?.series ?? []}
+                {...small}
+                pagination={{ pageSize: 31, hideOnSinglePage: true }}
+              />
+            }
+          />
+        </Col>
+        <Col xs={24} xl={8}>
+          <Panel
+            title={t('stats.share')}
+            view={view}
+            chart={share && (s?.totals.devices ? <Chart option={share} label={t('stats.share')} height={300} /> : empty)}
+            table={
+              <Table
+                rowKey="key"
+                showHeader={false}
+                columns={[
+                  { dataIndex: 'item', key: 'item' },
+                  { dataIndex: 'value', key: 'value', align: 'right' },
+                ]}
+                dataSource={shareRows}
+                {...small}
+              />
+            }
+          />
+        </Col>
+        <Col xs={24} lg={8}>
+          <Panel
+            title={t('stats.countries')}
+            view={view}
+            chart={countries && (s?.countries.length ? <Chart option={countries} label={t('stats.countries')} /> : empty)}
+            table={<Table rowKey="country" columns={countryColumns} dataSource={s?.countries ?? []} {...small} />}
+          />
+        </Col>
+        <Col xs={24} lg={8}>
+          <Panel
+            title={t('stats.products')}
+            view={view}
+            chart={products && (s?.products.length ? <Chart option={products} label={t('stats.products')} /> : empty)}
+            table={<Table rowKey="pk" columns={productColumns} dataSource={s?.products ?? []} {...small} />}
+          />
+        </Col>
+        <Col xs={24} lg={8}>
+          <Panel
+            title={t('stats.companies')}
+            view={view}
+            chart={companyBars && (s?.companies.length ? <Chart option={companyBars} label={t('stats.companies')} /> : empty)}
+            table={<Table rowKey="comp_id" columns={companyColumns} dataSource={s?.companies ?? []} {...small} />}
+          />
+        </Col>
+      </Row>
+      <Space direction="vertical" style={{ marginTop: 12 }}>
+        <Typography.Text type="secondary">{t('stats.note')}</Typography.Text>
+      </Space>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { API, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput, type StatsOutput } from '@iot/contract';
+import type { Dayjs } from 'dayjs';
+import { dataQueryOptions } from '../../../lib/resource';
+
+/** Calendar dates picked in the browser → the UTC days of the rollups with the same labels. */
+export const rangeOf = (from: Dayjs, to: Dayjs): Pick<StatsInput, 'gmt_start' | 'gmt_end'> => ({
+  gmt_start: Date.UTC(from.year(), from.month(), from.date()) / 1000,
+  gmt_end: Date.UTC(to.year(), to.month(), to.date()) / 1000 + SECONDS_PER_DAY,
+});
+
+export const statsQueryOptions = (params: StatsInput) =>
+  dataQueryOptions<StatsOutput>('device-stats', API.devStatistics.path, { ...params });
+
+/** The .xlsx of the same numbers, as a link a browser can follow (the ticket stands in for the token). */
+export const xlsxHref = (params: StatsInput, ticket: string, lang: string) => {
+  const q = new URLSearchParams({ gmt_start: String(params.gmt_start), gmt_end: String(params.gmt_end), lang, ticket });
+  if (params.comp_id !== undefined) q.set('comp_id', String(params.comp_id));
+  if (params.pk) q.set('pk', params.pk);
+  return `/api/${STATS_XLSX_PATH}?${q.toString()}`;
+};
+
+/** A country code in the reader's language ("CN" → "China" / "中国"), the code when unknown. */
+export const countryName = (code: string, lang: string) => {
+  try {
+    return new Intl.DisplayNames([lang], { type: 'region' }).of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+};

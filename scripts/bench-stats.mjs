@@ -1,0 +1,387 @@
+// Device-statistics benchmark (`node scripts/bench-stats.mjs`): for PGlite and PostgreSQL, seeds
+// BENCH_DEVICES devices (1,000,000) with generate_series across BENCH_COMPANIES companies (1,000: ten
+// top-level companies with the rest below them) and 30 products, registered over the last year, with
+// state rows (a third online, half activated, countries), then starts the built server and times
+// `v2/iot/dev/statistics/get` one call after another (p50/p99) for the last 30 days and for 366 days,
+// as the super administrator and as the administrator of one top-level company (a tenth of the devices).
+// For comparison it times the per-day GROUP BY on `device` the rollups replace, the online sampler and a
+// full rebuild of the rollups. Own seeding: bench-devices.mjs exports none and seeds one product over days.
+//
+// Knobs: BENCH_DEVICES (1000000), BENCH_COMPANIES (1000), BENCH_SAMPLES (200), BENCH_DB=pglite|postgres|both,
+// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_KEEP=1, BENCH_SKIP_BUILD=1.
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { ROOT } from './lib.mjs';
+
+const intEnv = (name, fallback) => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+};
+
+const DEVICES = intEnv('BENCH_DEVICES', 1_000_000);
+const COMPANIES = intEnv('BENCH_COMPANIES', 1000);
+const PRODUCTS = 30;
+const TOPS = 10;
+const SAMPLES = intEnv('BENCH_SAMPLES', 200);
+const DBS = { pglite: ['pglite'], postgres: ['postgres'], both: ['pglite', 'postgres'] }[process.env.BENCH_DB || 'both'];
+if (!DBS) throw new Error('BENCH_DB must be pglite, postgres or both');
+const KEEP = process.env.BENCH_KEEP === '1';
+const PG_SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_PASSWORD = 'Bench#Admin1';
+const COMP_ADMIN_ID = 'bench_stats_admin';
+const COMP_ADMIN_PASSWORD = 'Bench#Stats1';
+const BATCH = 100_000;
+const YEAR = 365 * 86_400;
+// Target (issue 3): the statistics page's call under 50 ms with 1,000,000 devices.
+const TARGET_P99 = 50;
+
+const log = (msg) => console.log(`› ${msg}`);
+const dist = (p) => import(pathToFileURL(path.join(ROOT, 'apps/server/dist', p)).href);
+const quietLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quietLog };
+
+const buildServer = () => {
+  for (const ws of ['packages/contract', 'apps/server']) {
+    const res = spawnSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'inherit' });
+    if (res.status !== 0) throw new Error(`npm run build -w ${ws} failed`);
+  }
+};
+
+const timeSql = async (db, q, samples) => {
+  const times = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    await q.execute(db);
+    times.push(performance.now() - t0);
+  }
+  return stats(times);
+};
+
+/** Companies (10 top-level, the rest below them), 30 products, devices and state rows, then the rollups. */
+const seed = async ({ databaseUrl, pgliteDir }) => {
+  const { openDatabase } = await dist('platform/db/database.js');
+  const { migrateToLatest } = await dist('platform/db/migrations.js');
+  const { seedMenus, ensureFirstAdmin, encodePassword } = await dist('platform/seed.js');
+  const { hashPassword } = await dist('platform/passwords.js');
+  const started = performance.now();
+  const database = await openDatabase({ databaseUrl, pgliteDir, poolSize: 2 });
+  const db = database.db;
+  try {
+    await migrateToLatest(db);
+    await seedMenus(db);
+    await ensureFirstAdmin(db, ADMIN_PASSWORD, quietLog);
+    const root = await db.selectFrom('company').select(['comp_id', 'comp_path']).where('comp_parent_id', '=', 0).executeTakeFirstOrThrow();
+    const now = Math.floor(Date.now() / 1000);
+    await sql`
+      insert into company (comp_name, comp_short_name, comp_key, comp_type, comp_parent_id, comp_top_id, comp_path, gmt_create, gmt_update)
+      select 'Stats bench ' || g, 'S' || g, 'statsbench-' || g, 3, ${root.comp_id}::int, 0, '', ${now}::bigint, ${now}::bigint
+      from generate_series(1, ${TOPS}::int) g`.execute(db);
+    await sql`
+      update company set comp_path = ${root.comp_path}::text || comp_id || '/', comp_top_id = comp_id
+      where comp_parent_id = ${root.comp_id}::int and comp_path = ''`.execute(db);
+    await sql`create table bench_top as select comp_id, comp_path, (row_number() over (order by comp_id) - 1)::int as idx
+      from company where comp_parent_id = ${root.comp_id}::int and comp_key like 'statsbench-%'`.execute(db);
+    await sql`
+      insert into company (comp_name, comp_short_name, comp_key, comp_type, comp_parent_id, comp_top_id, comp_path, gmt_create, gmt_update)
+      select 'Stats bench ' || g, 'S' || g, 'statsbench-' || g, 3, t.comp_id, t.comp_id, '', ${now}::bigint, ${now}::bigint
+      from generate_series(${TOPS + 1}::int, ${COMPANIES}::int) g join bench_top t on t.idx = g % ${TOPS}::int`.execute(db);
+    await sql`update company c set comp_path = t.comp_path || c.comp_id || '/' from bench_top t
+      where c.comp_parent_id = t.comp_id and c.comp_path = ''`.execute(db);
+    await sql`
+      insert into product (pk, name, comp_id, create_time, update_time)
+      select 'BSTAT' || lpad(g::text, 2, '0'), 'Bench product ' || g, ${root.comp_id}::int, ${now}::bigint, ${now}::bigint
+      from generate_series(0, ${PRODUCTS - 1}::int) g`.execute(db);
+    await sql`create table bench_comp as select comp_id, (row_number() over (order by comp_id) - 1)::int as idx
+      from company where comp_key like 'statsbench-%'`.execute(db);
+    // Devices round-robin over companies, products varying across them, registered evenly over the last year.
+    for (let lo = 0; lo < DEVICES; lo += BATCH) {
+      const hi = Math.min(DEVICES, lo + BATCH) - 1;
+      await sql`
+        insert into device (uid, mac, pk, comp_id, dev_key, gmt_create, gmt_update)
+        select 'BSTAT-' || lpad(g::text, 8, '0'), '', 'BSTAT' || lpad(((g / ${COMPANIES}::int) % ${PRODUCTS}::int)::text, 2, '0'),
+               b.comp_id, md5(g::text), ${now - YEAR}::bigint + (g::bigint * ${YEAR}::bigint / ${DEVICES}::bigint),
+               ${now - YEAR}::bigint + (g::bigint * ${YEAR}::bigint / ${DEVICES}::bigint)
+        from generate_series(${lo}::int, ${hi}::int) g join bench_comp b on b.idx = g % ${COMPANIES}::int
+        order by g`.execute(db);
+    }
+    log(`devices in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    // State rows without their per-row statistics triggers (a bulk load), then the rollups rebuilt from the tables.
+    await db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`
+        insert into device_state (device_id, online, active, gmt_active, country, last_online, offline_reason)
+        select id, (id % 3 = 0)::int, (id % 2 = 0)::int, case when id % 2 = 0 then gmt_create + 3600 end,
+          (array['CN','US','IN','DE','BR','JP','GB','FR','ID','RU','MX','IT','KR','ES','TR','VN','TH','PL','NL','SA'])[1 + (id * 7 % 97) % 20],
+          case when id % 2 = 0 then gmt_create end, 0
+        from device`.execute(trx);
+    });
+    const rebuildStart = performance.now();
+    await sql`select device_stats_rebuild()`.execute(db);
+    const rebuildMs = performance.now() - rebuildStart;
+    const sampleStart = performance.now();
+    await sql`select device_online_sample(${now}::bigint)`.execute(db);
+    const sampleMs = performance.now() - sampleStart;
+    const top = await sql`select comp_id from bench_top where idx = 0`.execute(db);
+    const compId = top.rows[0].comp_id;
+    await sql`drop table bench_comp`.execute(db);
+    await sql`drop table bench_top`.execute(db);
+    const role = await db
+      .insertInto('role')
+      .values({
+        name: 'Stats bench admin',
+        cn_name: '',
+        state: 1,
+        type: 2,
+        data_scope: 2,
+        comp_id: compId,
+        gmt_create: now,
+        gmt_update: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`insert into role_menu (role_id, menu_id) select ${role.id}::int, menu_id from menu where menu_key in ('info', 'info/dev')`.execute(
+      db,
+    );
+    await db
+      .insertInto('app_user')
+      .values({
+        user_id: COMP_ADMIN_ID,
+        password_hash: await hashPassword(encodePassword(COMP_ADMIN_ID, COMP_ADMIN_PASSWORD)),
+        user_name: 'Stats bench admin',
+        user_email: '',
+        user_phone: '',
+        user_phone_area: '+86',
+        validity_time: 0,
+        remark: '',
+        pending_registration: false,
+        comp_id: compId,
+        state: 1,
+        user_type: 2,
+        role_id: role.id,
+        gmt_create: now,
+        gmt_update: now,
+      })
+      .execute();
+    await sql`vacuum analyze`.execute(db);
+    const n = async (q) => Number((await q.execute(db)).rows[0].n);
+    const expectAll = await n(sql`select count(*)::int as n from device`);
+    const expectTree = await n(sql`select count(*)::int as n from device d join company c on c.comp_id = d.comp_id
+      where c.comp_path like (select comp_path from company where comp_id = ${compId}::int) || '%'`);
+    const rollupRows = await n(sql`select count(*)::int as n from device_daily`);
+    log(
+      `seeded ${expectAll} devices in ${COMPANIES} companies, ${rollupRows} device_daily rows, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const groupByDay = await timeSql(
+      db,
+      sql`select (gmt_create / 86400)::int as day, count(*) from device where gmt_create >= ${now - 30 * 86400}::bigint group by 1`,
+      5,
+    );
+    const groupByDayYear = await timeSql(db, sql`select (gmt_create / 86400)::int as day, count(*) from device group by 1`, 3);
+    return { expectAll, expectTree, rollupRows, rebuildMs, sampleMs, groupByDay, groupByDayYear };
+  } finally {
+    await database.close();
+  }
+};
+
+const stats = (times) => {
+  const s = [...times].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { p50: at(0.5), p99: at(0.99), n: s.length };
+};
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+
+const startServer = async ({ databaseUrl, dataDir }) => {
+  const port = await freePort();
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.MQTT_URL;
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIR: '',
+    LOG_LEVEL: 'warn',
+    // Sampled once while seeding: no sample lands inside the timings.
+    STATS_SAMPLE_SECONDS: '0',
+    SECRET_KEY: 'bench-secret',
+    LOGIN_MAX_FAILURES_ACCOUNT: '1000000',
+    LOGIN_MAX_FAILURES_ADDRESS: '1000000',
+    NODE_ENV: 'production',
+  });
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`);
+    try {
+      if ((await fetch(`${url}/api/ready`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server not ready within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { url, stop };
+};
+
+const call = async (url, p, body = {}, token) => {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${url}/api/${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return res.json();
+};
+
+const login = async (url, userId, password) => {
+  const key = await call(url, 'v2/user/login/key');
+  const hash = crypto.createHash('sha256').update(`${userId}:${password}`).digest('hex');
+  const cipher = crypto
+    .publicEncrypt(
+      { key: key.data.public_key, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(`${userId}\n${hash}\n${key.data.server_time}`),
+    )
+    .toString('base64');
+  const answer = await call(url, 'v2/user/login', {
+    device_system: 'web',
+    device_model: 'bench',
+    user_id: userId,
+    user_password: cipher,
+    key_id: key.data.key_id,
+  });
+  if (answer.code !== 200) throw new Error(`login ${userId}: ${answer.code} ${answer.msg}`);
+  return answer.data.acc_token;
+};
+
+/** One call after another: the latency one user sees; 20 warm-up calls first. */
+
+/** One call after another: the latency one user sees; 20 warm-up calls first. */
+const timeCalls = async (url, body, token) => {
+  for (let i = 0; i < 20; i++) await call(url, 'v2/iot/dev/statistics/get', body, token);
+  const times = [];
+  let last;
+  for (let i = 0; i < SAMPLES; i++) {
+    const t0 = performance.now();
+    last = await call(url, 'v2/iot/dev/statistics/get', body, token);
+    times.push(performance.now() - t0);
+  }
+  if (last.code !== 200) throw new Error(`statistics: ${last.code} ${last.msg}`);
+  return { ...stats(times), devices: last.data.totals.devices };
+};
+
+const runDatabase = async (kind) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-bench-stats-'));
+  let databaseUrl;
+  let dropDatabase = async () => {};
+  let server;
+  try {
+    if (kind === 'postgres') {
+      const name = `iot_bench_stats_${crypto.randomBytes(5).toString('hex')}`;
+      const admin = async (q) => {
+        const client = new pg.Client({ connectionString: PG_SERVER_URL });
+        await client.connect();
+        try {
+          await client.query(q);
+        } finally {
+          await client.end();
+        }
+      };
+      await admin(`create database ${name}`);
+      const u = new URL(PG_SERVER_URL);
+      u.pathname = `/${name}`;
+      databaseUrl = u.toString();
+      dropDatabase = () =>
+        KEEP ? Promise.resolve(log(`kept database ${databaseUrl}`)) : admin(`drop database if exists ${name} with (force)`);
+      log(`postgres: database ${name}`);
+    } else log(`pglite: ${dataDir}`);
+    const seeded = await seed({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
+    server = await startServer({ databaseUrl, dataDir });
+    const adminToken = await login(server.url, 'admin', ADMIN_PASSWORD);
+    const compToken = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
+    const today = Math.floor(Date.now() / 1000 / 86400);
+    const calls = [];
+    for (const [who, token, expected] of [
+      ['company admin (a tenth of the devices)', compToken, seeded.expectTree],
+      ['super admin', adminToken, seeded.expectAll],
+    ]) {
+      for (const days of [30, 366]) {
+        const body = { gmt_start: (today - days + 1) * 86400, gmt_end: (today + 1) * 86400 };
+        const r = await timeCalls(server.url, body, token);
+        if (r.devices !== expected) throw new Error(`${who}: ${r.devices} devices, expected ${expected}`);
+        calls.push({ what: `statistics, last ${days} days, ${who}`, days, ...r });
+      }
+    }
+    return { kind, seeded, calls };
+  } finally {
+    if (server) await server.stop();
+    if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+    else log(`kept ${dataDir}`);
+    await dropDatabase();
+  }
+};
+
+const ms = (v) => v.toFixed(v < 10 ? 2 : 1);
+const mark = (ok) => (ok ? '✓' : '✗');
+
+const print = (r) => {
+  const s = r.seeded;
+  console.log(`\n${r.kind}: ${s.expectAll} devices, ${s.rollupRows} device_daily rows`);
+  console.log('| call | p50 ms | p99 ms | target |');
+  console.log('|---|---:|---:|---|');
+  for (const c of r.calls) {
+    const target = c.days === 30 ? `p99 < ${TARGET_P99} ${mark(c.p99 < TARGET_P99)}` : '—';
+    console.log(`| ${c.what} | ${ms(c.p50)} | ${ms(c.p99)} | ${target} |`);
+  }
+  console.log(`| for comparison: GROUP BY day on device, 30 days | ${ms(s.groupByDay.p50)} | ${ms(s.groupByDay.p99)} | — |`);
+  console.log(`| for comparison: GROUP BY day on device, all | ${ms(s.groupByDayYear.p50)} | ${ms(s.groupByDayYear.p99)} | — |`);
+  console.log(`| online sample (every STATS_SAMPLE_SECONDS) | ${ms(s.sampleMs)} | | — |`);
+  console.log(`| full rebuild of the rollups | ${ms(s.rebuildMs)} | | — |`);
+};
+
+const main = async () => {
+  console.log(
+    `statistics bench: ${DEVICES} devices in ${COMPANIES} companies, ${PRODUCTS} products, ${SAMPLES} sequential calls each; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+  );
+  if (process.env.BENCH_SKIP_BUILD !== '1') buildServer();
+  let failed = false;
+  for (const kind of DBS) {
+    try {
+      print(await runDatabase(kind));
+    } catch (err) {
+      failed = true;
+      console.error(`✗ ${kind}: ${err.stack ?? err}`);
+    }
+  }
+  if (failed) process.exitCode = 1;
+};
+
+await main();
