@@ -79,8 +79,8 @@ describe('device import, export and duplicates', () => {
     await shown(dialog.getByTestId('import-state').getByText('Imported'));
     await shown(dialog.getByText('5 of 5 rows checked'));
     const stat = (title: string) => dialog.locator('.ant-statistic').filter({ hasText: title }).locator('.ant-statistic-content-value');
-    await expect(stat('Imported').innerText()).resolves.toBe('3');
-    await expect(stat('Refused').innerText()).resolves.toBe('2');
+    await expect(stat('Imported').textContent()).resolves.toBe('3');
+    await expect(stat('Refused').textContent()).resolves.toBe('2');
     await page.screenshot({ path: path.join(screenshotDir(), 'import-result-en.png') });
     const [report] = await Promise.all([
       page.waitForEvent('download'),

@@ -28,7 +28,7 @@ export const createLoginKeys = (db: Db, secrets: SecretBox): LoginKeys => {
     // Two processes starting together: the first insert wins, both then read it.
     await db
       .insertInto('login_key')
-      .values({ key_id: keyId, public_key: publicKey, private_key_sealed: secrets.seal(privatePem), gmt_create: 0 })
+      .values({ key_id: keyId, public_key: publicKey, private_key_sealed: secrets.seal(privatePem), gmt_create: nowSeconds() })
       .onConflict((oc) => oc.doNothing())
       .execute();
     return db.selectFrom('login_key').selectAll().orderBy('gmt_create', 'desc').orderBy('key_id').executeTakeFirstOrThrow();

@@ -58,7 +58,7 @@ export const installJobs = (app: FastifyInstance, services: Services, runnerOpti
         .select(['id', 'kind', 'comp_id', 'state', 'output_key'])
         .where('id', '=', id)
         .executeTakeFirst();
-      if (!job || job.state !== 'done' || !job.output_key || request.params.name !== downloadNameOf(job.kind)) return refuse(reply, 406);
+      if (job?.state !== 'done' || !job.output_key || request.params.name !== downloadNameOf(job.kind)) return refuse(reply, 406);
       const ticket = request.query.ticket;
       if (!(ticket && isTicketFor(services, ticket, id))) {
         const header = request.headers.authorization;

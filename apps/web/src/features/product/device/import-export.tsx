@@ -35,7 +35,7 @@ const uploadImportFile = async (file: File): Promise<UploadOutput> => {
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch('/api/v2/oss/upload?folder=imports', { method: 'POST', headers, body: form });
   const body = (await res.json().catch(() => null)) as { code?: number; msg?: string; data?: UploadOutput } | null;
-  if (!body || body.code !== 200 || !body.data) throw new ApiError(body?.code ?? res.status, body?.msg ?? res.statusText, null);
+  if (body?.code !== 200 || !body.data) throw new ApiError(body?.code ?? res.status, body?.msg ?? res.statusText, null);
   return body.data;
 };
 
@@ -310,7 +310,7 @@ export const ExportDialog = ({
             aria-label={t('jobs.range')}
             value={range}
             onCalendarChange={(v) => setPicking(v?.[0] ?? v?.[1] ?? null)}
-            onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+            onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
             disabledDate={(d) =>
               d.isAfter(dayjs().endOf('day')) ||
               (picking !== null &&
