@@ -15,6 +15,7 @@ let pk: string;
 
 interface Dup {
   id: number;
+  import_id: number | null;
   uid: string;
   mac: string;
   comp_id: number;
@@ -122,5 +123,50 @@ describe('duplicates', () => {
     const any = (await dups())[0] as Dup;
     fails(await resolve(any.id, 'ignore', other), 406);
     fails(await resolve(any.id, 'delete_everything'), 406);
+  });
+
+  it('a registration refused with 409 stores no device but records its conflict, which resolves like an import’s', async () => {
+    const existing = await dbOf(t).selectFrom('device').select(['id', 'uid']).where('uid', 'in', ['DUP-0003', 'DUP-0004']).execute();
+    const idOf = (uid: string) => existing.find((d) => d.uid === uid)?.id;
+    const [pc, cc, pdk, cdk] = [
+      await countOf(parent.comp_id),
+      await countOf(child.comp_id),
+      await dkOf(parent.comp_id),
+      await dkOf(child.comp_id),
+    ];
+    fails(
+      await t.call('v2/iot/web/uid/reg/add', { uid: 'dup-0003', mac: 'cc-00-00-00-00-03', pk, comp_id: parent.comp_id }, { token }),
+      409,
+    );
+    fails(
+      await t.call('v2/iot/web/uid/reg/add', { uid: 'REG-0005', mac: 'aa:00:00:00:00:04', pk, comp_id: child.comp_id }, { token }),
+      409,
+    );
+    // A refusal for another reason records nothing.
+    fails(
+      await t.call('v2/iot/web/uid/reg/add', { uid: 'bad uid!', mac: 'aa:00:00:00:00:04', pk, comp_id: child.comp_id }, { token }),
+      406,
+    );
+    expect([await countOf(parent.comp_id), await countOf(child.comp_id), await dkOf(parent.comp_id), await dkOf(child.comp_id)]).toEqual([
+      pc,
+      cc,
+      pdk,
+      cdk,
+    ]);
+    const pending = await dups({ state: DuplicateState.PENDING });
+    expect(pending.map((r) => [r.uid, r.mac, r.reason, r.comp_id, r.existing_device_id, r.import_id]).sort()).toEqual([
+      ['DUP-0003', 'CC:00:00:00:00:03', 'duplicate_uid', parent.comp_id, idOf('DUP-0003'), null],
+      ['REG-0005', 'AA:00:00:00:00:04', 'duplicate_mac', child.comp_id, idOf('DUP-0004'), null],
+    ]);
+    const byUid = pending.find((r) => r.uid === 'DUP-0003') as Dup;
+    ok(await resolve(byUid.id, 'replace'));
+    const device = await dbOf(t)
+      .selectFrom('device')
+      .select(['uid', 'mac'])
+      .where('id', '=', byUid.existing_device_id)
+      .executeTakeFirstOrThrow();
+    expect(device).toEqual({ uid: 'DUP-0003', mac: 'CC:00:00:00:00:03' });
+    ok(await resolve((pending.find((r) => r.uid === 'REG-0005') as Dup).id, 'ignore'));
+    expect((await dups({ state: DuplicateState.PENDING })).length).toBe(0);
   });
 });

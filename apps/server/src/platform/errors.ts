@@ -10,6 +10,13 @@ export class AppError extends Error {
     super(message ?? errorMessages[code]);
     this.name = 'AppError';
   }
+
+  /**
+   * What a refused command still keeps (e.g. a duplicate registration recorded for
+   * product/dev_dup): the transport runs it after the command's transaction has rolled back,
+   * then answers the refusal.
+   */
+  afterRollback?: () => Promise<void>;
 }
 
 /** A row outside the caller's scope or absent: both answer "not found" (CONTRACT §5). */

@@ -187,14 +187,22 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
       const base = { session, scope: scopeOf(session), ip: request.ip, requestId: String(request.id), log: request.log, services };
       if (!r.entity) return r.handler({ ...base, conn: services.db }, input);
       const entity = r.entity;
-      return services.db.transaction().execute(async (trx) => {
-        const ctx: RequestContext = { ...base, conn: trx };
-        const ids = idsTouched(r.api, entity, input);
-        const before = ids.length > 0 ? await entity.load(trx, ids) : [];
-        const out = await r.handler(ctx, input);
-        await recordAudit(ctx, r.api, entity, input, before, out);
-        return out;
-      });
+      try {
+        return await services.db.transaction().execute(async (trx) => {
+          const ctx: RequestContext = { ...base, conn: trx };
+          const ids = idsTouched(r.api, entity, input);
+          const before = ids.length > 0 ? await entity.load(trx, ids) : [];
+          const out = await r.handler(ctx, input);
+          await recordAudit(ctx, r.api, entity, input, before, out);
+          return out;
+        });
+      } catch (err) {
+        // A refusal that keeps a record (after the rollback, so the refusal stores nothing else).
+        if (err instanceof AppError && err.afterRollback) {
+          await err.afterRollback().catch((e: unknown) => request.log.error({ err: e }, 'refusal record failed'));
+        }
+        throw err;
+      }
     };
     app.post(`/api/${r.api.path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const result = await services.inFlight.track(() => handle(request));

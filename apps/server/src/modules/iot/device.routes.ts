@@ -18,7 +18,7 @@ export const deviceRoutes: Route[] = [
     return info;
   }),
 
-  route(API.deviceAdd, async (ctx, input) => registerOne(ctx.conn, ctx.scope, input), deviceEntity),
+  route(API.deviceAdd, async (ctx, input) => registerOne(ctx.conn, ctx.scope, input, ctx.services.db), deviceEntity),
 
   // Runs in its own transaction; one audit row records the action, its selection and how many changed.
   route(API.deviceBulk, async (ctx, input) =>

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { API, type DeviceAddInput, type DeviceBulkInput, type DeviceRow, ErrorCode, normalizeMac, normalizeUid } from '@iot/contract';
 import type { RequestContext, Scope } from '../../platform/context.js';
-import type { Conn } from '../../platform/db/database.js';
+import type { Conn, Db } from '../../platform/db/database.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { isCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
@@ -18,6 +18,7 @@ import {
   type NewDevice,
   visibleProductPks,
 } from './device.repository.js';
+import { recordDuplicates } from './duplicate.repository.js';
 
 export type RegisterReason = 'uid_format' | 'mac_format' | 'unknown_pk' | 'duplicate_uid' | 'duplicate_mac' | 'dk_limit';
 
@@ -168,10 +169,31 @@ const REFUSALS: Record<RegisterReason, () => AppError> = {
   dk_limit: () => badParams({ comp_id: 'dk_limit' }, "The company's device key limit (dk_limit) is reached"),
 };
 
-/** `v2/iot/web/uid/reg/add`: one device; a refused row answers its code and stores nothing. */
-export const registerOne = async (conn: Conn, scope: Scope, input: DeviceAddInput): Promise<DeviceRow> => {
+/**
+ * `v2/iot/web/uid/reg/add`: one device; a refused row answers its code and stores nothing,
+ * except that a UID/MAC conflict is recorded for product/dev_dup (pending), in its own
+ * transaction on `db` once the refused command has rolled back.
+ */
+export const registerOne = async (conn: Conn, scope: Scope, input: DeviceAddInput, db: Db): Promise<DeviceRow> => {
   const [result] = await registerDevices(conn, scope, { compId: input.comp_id, importId: null, rows: [input] });
-  if (!result?.ok || result.deviceId === undefined) throw REFUSALS[result?.reason ?? 'uid_format']();
+  if (!result?.ok || result.deviceId === undefined) {
+    const refusal = REFUSALS[result?.reason ?? 'uid_format']();
+    const existing = result?.existingDeviceId;
+    if ((result?.reason === 'duplicate_uid' || result?.reason === 'duplicate_mac') && existing !== undefined) {
+      const reason = result.reason;
+      const duplicate = {
+        uid: normalizeUid(input.uid) ?? input.uid,
+        mac: normalizeMac(input.mac) ?? input.mac,
+        pk: input.pk,
+        comp_id: input.comp_id,
+        reason,
+        existing_device_id: existing,
+        import_id: null,
+      };
+      refusal.afterRollback = () => db.transaction().execute((trx) => recordDuplicates(trx, [duplicate]));
+    }
+    throw refusal;
+  }
   const [row] = await getDevices(conn, [result.deviceId]);
   if (!row) throw notFound('device');
   return row;
