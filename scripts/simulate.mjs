@@ -39,10 +39,19 @@ const HEARTBEAT = Math.max(1, Number(args.heartbeat));
 const PREFIX = args.prefix.toUpperCase();
 const dataDir = path.resolve(process.env.DATA_DIR || './data');
 const keyFile = path.join(dataDir, 'ingest.key');
-const KEY = args.key ?? process.env.INGEST_SERVICE_KEY ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : null);
-if (!KEY) throw new Error(`no service key: pass --key, set INGEST_SERVICE_KEY, or start the server once so ${keyFile} exists`);
-const PASSWORD = args.password ?? process.env.ADMIN_PASSWORD;
 const log = (msg) => console.log(`[simulate] ${msg}`);
+/** A setup problem: one line saying what to do, no stack trace. */
+const fail = (msg) => {
+  console.error(`[simulate] ${msg}`);
+  process.exit(1);
+};
+const KEY = args.key ?? process.env.INGEST_SERVICE_KEY ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : null);
+if (!KEY) {
+  fail(
+    `no service key: pass --key, set INGEST_SERVICE_KEY, or start the server once so ${keyFile} exists (give the simulator the server's DATA_DIR)`,
+  );
+}
+const PASSWORD = args.password ?? process.env.ADMIN_PASSWORD;
 
 const uidOf = (n) => `${PREFIX}-${String(n).padStart(6, '0')}`;
 
@@ -72,7 +81,11 @@ const login = async () => {
     user_password: cipher,
     key_id: key.key_id,
   });
-  if (answer.code !== 200) throw new Error(`login as admin failed: ${answer.code} ${answer.msg ?? ''}`);
+  if (answer.code !== 200) {
+    throw new Error(
+      `login as admin failed: ${answer.code} ${answer.msg ?? ''} (ADMIN_PASSWORD / --password must be admin's current password)`,
+    );
+  }
   return { token: answer.data.acc_token, compId: answer.data.user.comp_id };
 };
 
@@ -135,7 +148,13 @@ const VENDORS = ['acme', 'hikam', 'vstarcam', 'tuya'];
 const PROTOCOLS = ['p2p', 'rtsp', 'onvif'];
 const COUNTRIES = ['CN', 'US', 'IN', 'DE', 'BR', 'JP'];
 
-const token = await register();
+const token = await register().catch((err) =>
+  fail(
+    err instanceof Error && err.cause
+      ? `cannot reach ${URL_BASE} (${err.cause.code ?? err.message}): is the server running? (--url)`
+      : String(err instanceof Error ? err.message : err),
+  ),
+);
 const uids = [];
 for (let n = 1; n <= N; n++) uids.push(uidOf(n));
 if (!token) {
@@ -153,6 +172,7 @@ const devices = uids.map((uid, i) => ({
 }));
 const totals = { sent: 0, unknown: 0, drops: 0, silences: 0, natChanges: 0, wakes: 0, errors: 0 };
 const unknownUids = new Set();
+let hinted = false;
 
 const send = async (events) => {
   for (let i = 0; i < events.length; i += 5000) {
@@ -166,6 +186,12 @@ const send = async (events) => {
       }
       totals.sent += chunk.length;
       for (const u of answer.data.unknown) unknownUids.add(u.uid);
+      if (unknownUids.size > 0 && !PASSWORD && !hinted) {
+        hinted = true;
+        log(
+          'devices not registered on this server are ignored: run again with ADMIN_PASSWORD=<admin password> (or --password) to register them',
+        );
+      }
     } catch (err) {
       if (String(err).includes('401')) throw err;
       totals.errors++;
