@@ -74,6 +74,17 @@ describe('device export', () => {
     expect(done.done).toBe(done.total);
   });
 
+  it('takes the list’s last-online range too', async () => {
+    const list = ok(await t.call<{ id: number; uid: string }[]>('v2/iot/web/uid/reg/list', { ...range(), pk: pkA }, { token: tokenA }));
+    const seen = list[0] as { id: number; uid: string };
+    await dbOf(t).updateTable('device_state').set({ last_online: 1_700_000_000 }).where('device_id', '=', seen.id).execute();
+    const filter = { ...range(), online_start: 1_700_000_000, online_end: 1_700_000_001 };
+    const job = ok(await t.call<JobRowLite>('iot/uid/export/add', filter, { token: tokenA }));
+    const done = await waitJob(t, tokenA, 'iot/uid/export/get', job.id, FINAL);
+    const rows = await readXlsx(await (await download(t, done)).arrayBuffer());
+    expect(rows.slice(1).map((r) => String(r[1]))).toEqual([seen.uid]);
+  });
+
   it('a company-scoped caller exports only its own devices', async () => {
     const job = ok(await t.call<JobRowLite>('iot/uid/export/add', range(), { token: tokenA }));
     const done = await waitJob(t, tokenA, 'iot/uid/export/get', job.id, FINAL);

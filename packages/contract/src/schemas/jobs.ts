@@ -96,6 +96,8 @@ export const exportAddInput = z.object({
   active: int().optional(),
   network_type: int().optional(),
   vendor: text(64).optional(),
+  online_start: unixTime().optional(),
+  online_end: unixTime().optional(),
 });
 export type ExportAddInput = z.infer<typeof exportAddInput>;
 

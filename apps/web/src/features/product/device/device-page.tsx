@@ -64,6 +64,7 @@ export default function DevicePage() {
       { name: 'network_type', type: 'select', options: NETWORK_TYPE_OPTIONS },
       { name: 'vendor', maxLength: 64 },
       { name: 'gmt_range', type: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
+      { name: 'online_range', type: 'date-range', rangeFields: ['online_start', 'online_end'] },
     ],
     [products, companies],
   );
