@@ -11,11 +11,13 @@ const DAY = 86_400;
 describe('info/dev', () => {
   let admin: Browser;
   let company = '';
+  let compId = 0;
 
   beforeAll(async () => {
     const token = await asAdmin();
     company = unique('stats-co');
     const c = await apiOk<{ comp_id: number }>('v2/user/company/add', { comp_name: company, comp_parent_id: 1, comp_type: 3 }, token);
+    compId = c.data.comp_id;
     const pk = (await apiOk<{ pk: string }>('user/product/add', { name: unique('stats-prod'), comp_id: c.data.comp_id }, token)).data.pk;
     const tag = Date.now().toString(36).toUpperCase();
     for (let i = 0; i < 3; i++) await apiOk('v2/iot/web/uid/reg/add', { uid: `ST${tag}${i}`, pk, comp_id: c.data.comp_id }, token);
@@ -49,13 +51,28 @@ describe('info/dev', () => {
     const cells = await todayRow.first().getByRole('cell').allTextContents();
     const last = s.series.at(-1);
     expect(cells).toEqual([last?.day, String(last?.registered), String(last?.activated), String(last?.online)]);
-    // The company table holds the new company with its three registrations.
-    const companyRow = page.getByRole('row').filter({ hasText: company });
-    const mine = s.companies.find((c) => c.comp_name === company);
-    if (mine)
-      expect(await companyRow.getByRole('cell').allTextContents()).toEqual([company, String(mine.registered), String(mine.activated)]);
     // Totals shown as statistics match too.
     await page.getByText(String(s.totals.devices), { exact: true }).first().waitFor();
+
+    // Filtered to the new company, the company table holds exactly it, with its three registrations
+    // (whatever else the database holds, so the check always applies).
+    await page.getByLabel('Company').click();
+    await page.getByLabel('Company').fill(company);
+    await page.getByRole('tree').getByTitle(company, { exact: true }).click();
+    const mine = (
+      await apiOk<StatsOutput>(
+        'v2/iot/dev/statistics/get',
+        { gmt_start: (today - 29) * DAY, gmt_end: (today + 1) * DAY, comp_id: compId },
+        await asAdmin(),
+      )
+    ).data;
+    expect(mine.companies).toEqual([{ comp_id: compId, comp_name: company, registered: 3, activated: 0 }]);
+    const companyRow = page.getByRole('row').filter({ hasText: company });
+    await companyRow.first().waitFor();
+    // The filter reached the page: the company table holds that one row only.
+    const companyTable = page.getByRole('table').filter({ has: companyRow });
+    await expect.poll(() => companyTable.locator('tbody tr.ant-table-row').count()).toBe(1);
+    expect(await companyRow.getByRole('cell').allTextContents()).toEqual([company, '3', '0']);
 
     // The download link carries the ticket and answers an .xlsx.
     const href = await page.getByRole('link', { name: /Download \.xlsx/ }).getAttribute('href');

@@ -127,9 +127,16 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     const rebuildStart = performance.now();
     await sql`select device_stats_rebuild()`.execute(db);
     const rebuildMs = performance.now() - rebuildStart;
+    // The server's sampler (chunked statements), and the one-statement SQL function of 0009 for comparison.
+    const { sampleOnlineDevices } = await dist('modules/iot/stats.repository.js');
+    const statements = [];
     const sampleStart = performance.now();
-    await sql`select device_online_sample(${now}::bigint)`.execute(db);
+    await sampleOnlineDevices(db, now, (took) => statements.push(took));
     const sampleMs = performance.now() - sampleStart;
+    const sampleMaxStatementMs = Math.max(...statements);
+    const oneStart = performance.now();
+    await sql`select device_online_sample(${now}::bigint)`.execute(db);
+    const sampleOneStatementMs = performance.now() - oneStart;
     const top = await sql`select comp_id from bench_top where idx = 0`.execute(db);
     const compId = top.rows[0].comp_id;
     await sql`drop table bench_comp`.execute(db);
@@ -186,7 +193,20 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
       5,
     );
     const groupByDayYear = await timeSql(db, sql`select (gmt_create / 86400)::int as day, count(*) from device group by 1`, 3);
-    return { expectAll, expectTree, rollupRows, rebuildMs, sampleMs, groupByDay, groupByDayYear };
+    const monthlyRows = await n(sql`select count(*)::int as n from device_monthly`);
+    return {
+      expectAll,
+      expectTree,
+      rollupRows,
+      monthlyRows,
+      rebuildMs,
+      sampleMs,
+      sampleStatements: statements.length,
+      sampleMaxStatementMs,
+      sampleOneStatementMs,
+      groupByDay,
+      groupByDayYear,
+    };
   } finally {
     await database.close();
   }
@@ -354,7 +374,7 @@ const mark = (ok) => (ok ? '✓' : '✗');
 
 const print = (r) => {
   const s = r.seeded;
-  console.log(`\n${r.kind}: ${s.expectAll} devices, ${s.rollupRows} device_daily rows`);
+  console.log(`\n${r.kind}: ${s.expectAll} devices, ${s.rollupRows} device_daily rows, ${s.monthlyRows} device_monthly rows`);
   console.log('| call | p50 ms | p99 ms | target |');
   console.log('|---|---:|---:|---|');
   for (const c of r.calls) {
@@ -363,7 +383,10 @@ const print = (r) => {
   }
   console.log(`| for comparison: GROUP BY day on device, 30 days | ${ms(s.groupByDay.p50)} | ${ms(s.groupByDay.p99)} | — |`);
   console.log(`| for comparison: GROUP BY day on device, all | ${ms(s.groupByDayYear.p50)} | ${ms(s.groupByDayYear.p99)} | — |`);
-  console.log(`| online sample (every STATS_SAMPLE_SECONDS) | ${ms(s.sampleMs)} | | — |`);
+  console.log(
+    `| online sample (every STATS_SAMPLE_SECONDS): total, ${s.sampleStatements} statements | ${ms(s.sampleMs)} | longest statement ${ms(s.sampleMaxStatementMs)} | — |`,
+  );
+  console.log(`| for comparison: device_online_sample() in one statement | ${ms(s.sampleOneStatementMs)} | | — |`);
   console.log(`| full rebuild of the rollups | ${ms(s.rebuildMs)} | | — |`);
 };
 

@@ -503,8 +503,8 @@ const main = async () => {
   if (failed) process.exitCode = 1;
 };
 
-// BENCH_SUITE=users|devices|jobs|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
-// then the xlsx import and export (scripts/bench-import.mjs).
+// BENCH_SUITE=users|devices|jobs|stats|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
+// then the xlsx import and export (scripts/bench-import.mjs), then the device statistics (scripts/bench-stats.mjs).
 const SUITE = process.env.BENCH_SUITE || 'all';
 if (SUITE === 'all' || SUITE === 'users') await main();
 if (SUITE === 'all' || SUITE === 'devices') {
@@ -515,5 +515,10 @@ if (SUITE === 'all' || SUITE === 'devices') {
 if (SUITE === 'all' || SUITE === 'jobs') {
   const env = { ...process.env, BENCH_SKIP_BUILD: SUITE === 'all' ? '1' : '' };
   const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-import.mjs')], { cwd: ROOT, stdio: 'inherit', env });
+  if (res.status !== 0) process.exitCode = 1;
+}
+if (SUITE === 'all' || SUITE === 'stats') {
+  const env = { ...process.env, BENCH_SKIP_BUILD: SUITE === 'all' ? '1' : '' };
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-stats.mjs')], { cwd: ROOT, stdio: 'inherit', env });
   if (res.status !== 0) process.exitCode = 1;
 }

@@ -36,6 +36,10 @@ export interface Config {
   /** `mqtt://…`: also ingest state events published on `mqttTopic`. */
   mqttUrl: string | undefined;
   mqttTopic: string;
+  /** Online devices are sampled into the statistics this often (seconds) and at start; 0 stops sampling. */
+  statsSampleSeconds: number;
+  /** Statistics trigger deltas are folded into the rollups this often (ms; reads fold first anyway); 0 stops. */
+  statsFoldMs: number;
 }
 
 const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -71,4 +75,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   deviceEventRetentionDays: intEnv(env, 'DEVICE_EVENT_RETENTION_DAYS', 30),
   mqttUrl: env.MQTT_URL || undefined,
   mqttTopic: env.MQTT_TOPIC || '$share/iot-console/devices/+/events',
+  statsSampleSeconds: intEnv(env, 'STATS_SAMPLE_SECONDS', 300),
+  statsFoldMs: intEnv(env, 'STATS_FOLD_MS', 2000),
 });

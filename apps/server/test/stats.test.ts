@@ -2,7 +2,15 @@ import { dayLabel, dayOf, type StatsOutput } from '@iot/contract';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldDeviceStats, sampleOnlineDevices } from '../src/modules/iot/stats.repository.js';
+import {
+  firstDayOfMonth,
+  foldDeviceStats,
+  monthOfDay,
+  readDeviceStats,
+  sampleOnlineDevices,
+  splitRange,
+} from '../src/modules/iot/stats.repository.js';
+import type { Scope } from '../src/platform/context.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { addCompany, addRole, addUser, dbOf, fails, nowSeconds, ok } from './helpers.js';
 
@@ -96,9 +104,19 @@ const expectRollupsExact = async () => {
     union all select coalesce(comp_id, 0) || '|' || coalesce(pk, '') || '|' || country || '|c', count(*)::int from ctry
       group by grouping sets ((comp_id, pk, country), (comp_id, country), (pk, country), (country))`);
   expect(toMap(daily)).toEqual(toMap(direct));
+  // The monthly level (0010) is exactly the daily rows summed per month, roll-up rows included.
+  const monthly = await rowsOf(sql<{ k: Key; n: number }>`
+    select comp_id || '|' || pk || '|' || month || '|r' as k, registered as n from device_monthly
+    union all select comp_id || '|' || pk || '|' || month || '|a', activated from device_monthly`);
+  const fromDaily = await rowsOf(sql<{ k: Key; n: number }>`
+    select comp_id || '|' || pk || '|' || stats_month(day) || '|r' as k, sum(registered)::int as n from device_daily group by comp_id, pk, stats_month(day)
+    union all select comp_id || '|' || pk || '|' || stats_month(day) || '|a', sum(activated)::int from device_daily group by comp_id, pk, stats_month(day)`);
+  expect(toMap(monthly)).toEqual(toMap(fromDaily));
   return toMap(direct);
 };
 
+const pathOf = async (compId: number) =>
+  (await dbOf(t).selectFrom('company').select('comp_path').where('comp_id', '=', compId).executeTakeFirstOrThrow()).comp_path;
 const stats = (token: string, body: Record<string, unknown>) => t.call<StatsOutput>('v2/iot/dev/statistics/get', body, { token });
 const lastDays = (n: number) => ({ gmt_start: (today - n + 1) * DAY, gmt_end: (today + 1) * DAY });
 
@@ -174,6 +192,99 @@ describe('rollups', () => {
     const before = await expectRollupsExact();
     await sql`select device_stats_rebuild()`.execute(dbOf(t));
     expect(await expectRollupsExact()).toEqual(before);
+  });
+});
+
+describe('monthly level', () => {
+  it('splits a range into whole months and edge days that cover it exactly once', () => {
+    expect(monthOfDay(0)).toBe(0);
+    expect(firstDayOfMonth(monthOfDay(today))).toBeLessThanOrEqual(today);
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const first = 18_000 + rand(3000);
+      const last = first + rand(366);
+      const parts = splitRange(first, last);
+      const covered: number[] = [];
+      for (const [a, b] of parts.days) for (let d = a; d <= b; d++) covered.push(d);
+      if (parts.months) {
+        for (let m = parts.months[0]; m <= parts.months[1]; m++) {
+          for (let d = firstDayOfMonth(m); d < firstDayOfMonth(m + 1); d++) covered.push(d);
+        }
+      }
+      covered.sort((a, b) => a - b);
+      expect(covered.length).toBe(last - first + 1);
+      expect(covered[0]).toBe(first);
+      expect(covered.at(-1)).toBe(last);
+      expect(new Set(covered).size).toBe(covered.length);
+      // With whole months inside, only the partial months at the edges are read day by day.
+      if (parts.months) for (const [a, b] of parts.days) expect(b - a).toBeLessThan(31);
+    }
+  });
+
+  it('answers exactly what the daily rows alone answer, for random ranges and scopes', async () => {
+    // Devices over the last year (several months, both products, three companies), some activated later.
+    const old: number[] = [];
+    for (const [daysAgo, comp, pk] of [
+      [40, parent.comp_id, 'STATPA'],
+      [75, child.comp_id, 'STATPB'],
+      [130, sibling.comp_id, 'STATPS'],
+      [200, parent.comp_id, 'STATPB'],
+      [290, child.comp_id, 'STATPA'],
+      [360, parent.comp_id, 'STATPA'],
+    ] as const) {
+      old.push(...(await addDevices(2 + (daysAgo % 3), comp, pk, daysAgo)));
+    }
+    await activate(
+      old.filter((_, i) => i % 2 === 0),
+      20,
+      'BR',
+    );
+    await activate(
+      old.filter((_, i) => i % 5 === 1),
+      100,
+      'JP',
+    );
+    await expectRollupsExact();
+    const sqlMonths = await rowsOf(sql<{ d: number; m: number }>`
+      select d, stats_month(d) as m from generate_series(${today - 400}::int, ${today}::int) d`);
+    for (const r of sqlMonths) expect(Number(r.m), String(r.d)).toBe(monthOfDay(Number(r.d)));
+
+    const scopes: [string, Scope, { comp_id?: number; pk?: string }][] = [
+      ['all', { kind: 'all' }, {}],
+      ['all, one product', { kind: 'all' }, { pk: 'STATPA' }],
+      ['all, a subtree', { kind: 'all' }, { comp_id: parent.comp_id }],
+      ['tree', { kind: 'tree', compId: parent.comp_id, path: await pathOf(parent.comp_id) }, {}],
+      ['tree, a product', { kind: 'tree', compId: parent.comp_id, path: await pathOf(parent.comp_id) }, { pk: 'STATPB' }],
+      ['own', { kind: 'own', compId: child.comp_id }, {}],
+    ];
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    let withMonths = 0;
+    for (let i = 0; i < 40; i++) {
+      const first = today - 365 + rand(366);
+      const last = Math.min(today, first + rand(366));
+      if (splitRange(first, last).months) withMonths++;
+      const [name, scope, extra] = scopes[i % scopes.length] as (typeof scopes)[number];
+      const input = { gmt_start: first * DAY, gmt_end: (last + 1) * DAY, ...extra };
+      const fast = await readDeviceStats(dbOf(t), scope, input);
+      const slow = await readDeviceStats(dbOf(t), scope, input, { useMonths: false });
+      expect(fast, `${name} ${dayLabel(first)}..${dayLabel(last)}`).toEqual(slow);
+    }
+    expect(withMonths).toBeGreaterThan(10);
+    // A whole year for everyone: the long range really reads months, and still sums every registration.
+    const year = await readDeviceStats(dbOf(t), { kind: 'all' }, lastDays(366));
+    const all = Number((await rowsOf(sql<{ n: number }>`select count(*)::int as n from device`))[0]?.n);
+    expect(year.products.reduce((n, p) => n + p.registered, 0)).toBe(all);
+    expect(year.companies.reduce((n, c) => n + c.registered, 0)).toBe(all);
+    await sql`delete from device where id = any(${old}::bigint[])`.execute(dbOf(t));
+    await expectRollupsExact();
   });
 });
 

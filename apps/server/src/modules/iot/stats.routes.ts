@@ -15,19 +15,6 @@ const TICKET_SECONDS = 15 * 60;
 const STATS_MENUS = API.devStatistics.access;
 
 /**
- * Knobs (environment): `STATS_SAMPLE_SECONDS` (300; 0 stops sampling) samples online devices
- * into today's rollup row; `STATS_FOLD_MS` (2000; 0 stops) folds trigger deltas into the
- * rollups in the background (reads fold first anyway, so this only keeps the queue short).
- */
-const settingsFrom = (env: NodeJS.ProcessEnv) => {
-  const int = (name: string, fallback: number) => {
-    const n = Number(env[name] ?? '');
-    return env[name] === undefined || env[name] === '' || !Number.isInteger(n) || n < 0 ? fallback : n;
-  };
-  return { sampleSeconds: int('STATS_SAMPLE_SECONDS', 300), foldMs: int('STATS_FOLD_MS', 2000) };
-};
-
-/**
  * A sealed `stats:<scope>.<expiry>`: the caller's scope at the time of the call, so a browser
  * link (no headers) downloads what the caller could see, and nothing else.
  */
@@ -214,7 +201,8 @@ export const registerStats = (app: FastifyInstance, services: Services) => {
       .send(body);
   });
 
-  const settings = settingsFrom(process.env);
+  // STATS_SAMPLE_SECONDS and STATS_FOLD_MS (config.ts, README).
+  const { statsSampleSeconds: sampleSeconds, statsFoldMs: foldMs } = services.config;
   const timers: NodeJS.Timeout[] = [];
   let running: Promise<unknown> = Promise.resolve();
   let closing = false;
@@ -224,11 +212,11 @@ export const registerStats = (app: FastifyInstance, services: Services) => {
   };
   const sample = () => run(() => sampleOnlineDevices(services.db, nowSeconds()));
   app.addHook('onReady', async () => {
-    if (settings.sampleSeconds > 0) {
+    if (sampleSeconds > 0) {
       sample();
-      timers.push(setInterval(sample, settings.sampleSeconds * 1000).unref());
+      timers.push(setInterval(sample, sampleSeconds * 1000).unref());
     }
-    if (settings.foldMs > 0) timers.push(setInterval(() => run(() => foldDeviceStats(services.db)), settings.foldMs).unref());
+    if (foldMs > 0) timers.push(setInterval(() => run(() => foldDeviceStats(services.db)), foldMs).unref());
   });
   app.addHook('preClose', async () => {
     closing = true;

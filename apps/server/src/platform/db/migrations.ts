@@ -7,6 +7,7 @@ import { migration as m0006 } from './migrations/0006_device_list.js';
 import { migration as m0007 } from './migrations/0007_device_events.js';
 import { migration as m0008 } from './migrations/0008_jobs.js';
 import { migration as m0009 } from './migrations/0009_device_stats.js';
+import { migration as m0010 } from './migrations/0010_stats_months.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_device_events': m0007,
   '0008_jobs': m0008,
   '0009_device_stats': m0009,
+  '0010_stats_months': m0010,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -295,6 +295,15 @@ export interface DeviceDailyTable {
   activated: number;
 }
 
+/** `device_daily` per UTC calendar month (migration 0010): `month` = months since 1970-01. */
+export interface DeviceMonthlyTable {
+  comp_id: number;
+  pk: string;
+  month: number;
+  registered: number;
+  activated: number;
+}
+
 export interface DeviceTotalTable {
   comp_id: number;
   pk: string;
@@ -343,6 +352,7 @@ export interface DB {
   device_duplicate: DeviceDuplicateTable;
   device_block: DeviceBlockTable;
   device_daily: DeviceDailyTable;
+  device_monthly: DeviceMonthlyTable;
   device_total: DeviceTotalTable;
   device_country: DeviceCountryTable;
   device_online_daily: DeviceOnlineDailyTable;

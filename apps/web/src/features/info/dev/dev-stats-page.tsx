@@ -185,6 +185,7 @@ export default function DevStatsPage() {
           placeholder={t('stats.all_companies')}
           allowClear
           treeDefaultExpandAll
+          showSearch={{ treeNodeFilterProp: 'title' }}
           style={{ width: 220 }}
           treeData={companies}
           value={compId}
