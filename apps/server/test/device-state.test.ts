@@ -170,6 +170,16 @@ describe('state derivation', () => {
     ok(await ingest([{ uid: 'A-1', type: 'offline', ts: ts + 1 }]));
     row = await stateOf('A-1');
     expect(row).toMatchObject({ online: 0, offline_reason: 1, last_offline: ts + 1, last_online: ts, active: 1, gmt_active: ts });
+
+    // Vendor and protocol also arrive as events of their own (like every event, they show the device is up).
+    ok(
+      await ingest([
+        { uid: 'A-1', type: 'vendor', ts: ts + 2, vendor: 'hikam' },
+        { uid: 'A-1', type: 'protocol', ts: ts + 2, protocol: 'onvif' },
+      ]),
+    );
+    row = await stateOf('A-1');
+    expect(row).toMatchObject({ vendor: 'hikam', protocol: 'onvif', online: 1, last_seen: ts + 2 });
   });
 
   it('applies events of one batch in order; a heartbeat after offline brings the device back', async () => {
