@@ -10,6 +10,7 @@ import { deviceRoutes } from './modules/iot/device.routes.js';
 import { registerDeviceState } from './modules/iot/device-state.routes.js';
 import { installJobs } from './modules/iot/job-files.js';
 import { jobRoutes } from './modules/iot/jobs.routes.js';
+import { registerLicences } from './modules/iot/licence.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats } from './modules/iot/stats.routes.js';
 import { registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
@@ -98,6 +99,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   registerDeviceState(app, services);
   // Device statistics: its route, the .xlsx download, rollup folding and online sampling.
   registerStats(app, services);
+  // Licence codes: generate, revoke, bind, list, and the .xlsx download.
+  registerLicences(app, services);
   // Imports and exports: template and file downloads, and the background job runner.
   installJobs(app, services);
   // Multipart uploads and file PUT/GET: their own body parsers, the same authentication.

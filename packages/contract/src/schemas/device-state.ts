@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, oneOf, pagingSchema, text, unixTime } from './common.js';
+import { id, ids, int, oneOf, pagingSchema, requiredText, text, unixTime } from './common.js';
 
 /** SPEC §4 device network (NAT) types: 0 unknown, 1 public, 2 full-cone, 3 IP-restricted, 4 port-restricted, 5 symmetric. */
 export const NETWORK_TYPES = [0, 1, 2, 3, 4, 5] as const;
@@ -15,7 +15,17 @@ export const OFFLINE_REASONS = [0, 1, 2] as const;
 export const WakeState = { NONE: 0, ASLEEP: 1, AWAKE: 2 } as const;
 export const WAKE_STATES = [0, 1, 2] as const;
 
-export const DEVICE_EVENT_TYPES = ['online', 'offline', 'heartbeat', 'network', 'vendor', 'protocol', 'properties', 'wake'] as const;
+export const DEVICE_EVENT_TYPES = [
+  'online',
+  'offline',
+  'heartbeat',
+  'network',
+  'vendor',
+  'protocol',
+  'properties',
+  'wake',
+  'licence',
+] as const;
 export type DeviceEventType = (typeof DEVICE_EVENT_TYPES)[number];
 
 /** Largest batch `v2/iot/ingest/events` accepts (and the MQTT path per message). */
@@ -38,6 +48,8 @@ export const deviceEventSchema = z.object({
   properties: z.record(z.string(), z.unknown()).optional(),
   wake_state: oneOf(WAKE_STATES).optional(),
   country: text(8).optional(),
+  /** `licence` events: the licence code the device uses (bound once; see docs/api.md "Licence codes"). */
+  code: text(64).optional(),
 });
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
@@ -51,6 +63,16 @@ export const ingestOutput = z.object({
   accepted: z.number().int(),
   /** Events naming a uid that is not registered: position in the batch and the uid; the rest is applied. */
   unknown: z.array(z.object({ index: z.number().int(), uid: z.string() })),
+  /** Present when the batch carried `licence` events of registered devices: what became of each. */
+  licences: z
+    .array(
+      z.object({
+        index: z.number().int(),
+        uid: z.string(),
+        result: z.enum(['bound', 'not_found', 'used', 'revoked', 'wrong_product', 'wrong_company']),
+      }),
+    )
+    .optional(),
 });
 export type IngestOutput = z.infer<typeof ingestOutput>;
 
@@ -97,7 +119,17 @@ export const wolStateGetInput = pagingSchema.extend({
 });
 export type WolStateGetInput = z.infer<typeof wolStateGetInput>;
 
-export const LICENCE_STATES = ['unused', 'used'] as const;
+export const LICENCE_STATES = ['unused', 'used', 'revoked'] as const;
+export type LicenceState = (typeof LICENCE_STATES)[number];
+/** Characters of a generated code: RFC 4648 base32 of 10 random bytes (80 bits). */
+export const LICENCE_CODE_LENGTH = 16;
+/** Codes one `liccode/add` call generates at most. */
+export const LICENCE_BATCH_MAX = 10_000;
+/** Rows one licence .xlsx holds at most (narrow the filters beyond it). */
+export const LICENCE_EXPORT_MAX = 50_000;
+/** The .xlsx of licence codes (GET, `?ticket=` from `v2/umh/admin/liccode/export`; docs/api.md). */
+export const LICENCE_XLSX_PATH = 'v2/umh/admin/liccode/export.xlsx';
+
 export const licenceRowSchema = z.object({
   id: z.number().int(),
   code: z.string(),
@@ -106,19 +138,67 @@ export const licenceRowSchema = z.object({
   comp_id: z.number().int(),
   comp_name: z.string().nullable(),
   state: z.enum(LICENCE_STATES),
+  /** The generated batch (null for codes that predate batches). */
+  batch_id: z.number().int().nullable(),
   gmt_create: z.number().int(),
   gmt_use: z.number().int().nullable(),
+  gmt_revoke: z.number().int().nullable(),
 });
 export type LicenceRow = z.infer<typeof licenceRowSchema>;
 
-export const licenceListInput = pagingSchema.extend({
+const licenceFilters = {
   code: text(64).optional(),
   uid: text(64).optional(),
   pk: text(64).optional(),
   comp_id: id().optional(),
   state: z.enum(LICENCE_STATES).optional(),
-});
+  batch_id: id().optional(),
+};
+export const licenceListInput = pagingSchema.extend(licenceFilters);
 export type LicenceListInput = z.infer<typeof licenceListInput>;
+
+/** Generate `count` codes for a product the caller sees, owned by a company in scope. */
+export const licenceAddInput = z.object({
+  pk: requiredText(64),
+  comp_id: id(),
+  count: int().pipe(z.number().min(1).max(LICENCE_BATCH_MAX)),
+});
+export type LicenceAddInput = z.infer<typeof licenceAddInput>;
+
+export const licenceBatchSchema = z.object({
+  batch_id: z.number().int(),
+  pk: z.string(),
+  comp_id: z.number().int(),
+  count: z.number().int(),
+  gmt_create: z.number().int(),
+});
+export type LicenceBatch = z.infer<typeof licenceBatchSchema>;
+
+/** Revoke unused codes (a used code cannot be revoked: 409, nothing changed). */
+export const licenceSetInput = z.object({
+  ids: ids().pipe(z.array(z.number()).min(1)),
+  state: z.literal('revoked'),
+});
+export type LicenceSetInput = z.infer<typeof licenceSetInput>;
+/** Codes that changed (already revoked ones are left as they are). */
+export const licenceSetOutput = z.object({ revoked: z.number().int() });
+
+/** Bind an unused code to a device of its product, in its owner's company tree. */
+export const licenceUseInput = z.object({
+  code: requiredText(64),
+  uid: requiredText(64),
+});
+export type LicenceUseInput = z.infer<typeof licenceUseInput>;
+
+/** The list's filters; answers a link to the .xlsx of the matching codes. */
+export const licenceExportInput = z.object(licenceFilters);
+export type LicenceExportInput = z.infer<typeof licenceExportInput>;
+export const licenceExportOutput = z.object({
+  count: z.number().int(),
+  download_path: z.string(),
+  download_ticket: z.string(),
+});
+export type LicenceExportOutput = z.infer<typeof licenceExportOutput>;
 
 export const stateHistoryInput = pagingSchema.extend({
   uid: z.string().trim().min(1).max(64),

@@ -2,8 +2,6 @@ import {
   type DeviceEvent,
   type DeviceStateListInput,
   type DeviceStateRow,
-  type LicenceListInput,
-  type LicenceRow,
   type LiveState,
   resolvePaging,
   type StateHistoryInput,
@@ -54,12 +52,13 @@ export const applyEvents = async (conn: Conn, events: (DeviceEvent & { ts: numbe
     properties: e.properties ?? null,
     wake_state: e.wake_state ?? null,
     country: e.country ?? null,
+    code: e.code ?? null,
   }));
   const result = await sql<{ unknown: AppliedBatch['unknown'] | null; changes: StateChange[] | null; missing: number[] | null }>`
     with e as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
         i int, uid text, type text, ts bigint, network_type smallint, vendor text, protocol text,
-        properties jsonb, wake_state smallint, country text)
+        properties jsonb, wake_state smallint, country text, code text)
     ),
     d as (
       select e.*, dev.id as device_id,
@@ -130,7 +129,7 @@ export const applyEvents = async (conn: Conn, events: (DeviceEvent & { ts: numbe
     hist as (
       insert into device_event (device_id, type, detail, ts)
       select d.device_id, d.type, jsonb_strip_nulls(jsonb_build_object('network_type', d.network_type, 'vendor', d.vendor,
-        'protocol', d.protocol, 'properties', d.properties, 'wake_state', d.wake_state, 'country', d.country)), d.ts
+        'protocol', d.protocol, 'properties', d.properties, 'wake_state', d.wake_state, 'country', d.country, 'code', d.code)), d.ts
       from d join locked o on o.device_id = d.device_id
       where d.type <> 'heartbeat'
     )
@@ -282,27 +281,6 @@ export const listWakeStates = async (conn: Conn, scope: Scope, f: WolStateGetInp
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as DeviceStateRow[], count: Number(total.n) };
-};
-
-export const listLicences = async (conn: Conn, scope: Scope, f: LicenceListInput): Promise<ListResult<LicenceRow>> => {
-  const { offset, pageSize } = resolvePaging(f);
-  let q = conn.selectFrom('device_licence as l').where(inScope(scope, 'l.comp_id'));
-  if (f.code) q = q.where(sql<boolean>`upper(l.code) like ${likePrefix(f.code)}`);
-  if (f.uid) q = q.where(sql<boolean>`upper(l.uid) = ${f.uid.toUpperCase()}`);
-  if (f.pk) q = q.where('l.pk', '=', f.pk);
-  if (f.comp_id) q = q.where('l.comp_id', '=', f.comp_id);
-  if (f.state) q = q.where('l.state', '=', f.state);
-  const [rows, total] = await Promise.all([
-    q
-      .leftJoin('company as c', 'c.comp_id', 'l.comp_id')
-      .select(['l.id', 'l.code', 'l.uid', 'l.pk', 'l.comp_id', 'c.comp_name', 'l.state', 'l.gmt_create', 'l.gmt_use'])
-      .orderBy('l.id', 'desc')
-      .limit(pageSize)
-      .offset(offset)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as LicenceRow[], count: Number(total.n) };
 };
 
 /** The device of a uid, if the caller's scope holds it. */

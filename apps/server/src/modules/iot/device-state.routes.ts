@@ -5,7 +5,7 @@ import type { Scope, Services, Session } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { scopeOf } from '../../platform/scope.js';
 import { type Route, registerRoutes, route } from '../../platform/transport.js';
-import { findDeviceInScope, listHistory, listLicences, listStates, listWakeStates, type StateChange } from './device-state.repository.js';
+import { findDeviceInScope, listHistory, listStates, listWakeStates, type StateChange } from './device-state.repository.js';
 import { createDeviceStateService, type DeviceStateService } from './device-state.service.js';
 
 /** Menus whose screens show device state: holding one of them opens the live stream. */
@@ -20,7 +20,6 @@ export const deviceStateRoutes = (state: DeviceStateService): Route[] => [
   route(API.ingestEvents, async (_ctx, input) => state.ingest(input.events)),
   route(API.devStateList, async (ctx, input) => listStates(ctx.conn, ctx.scope, input)),
   route(API.wolStateGet, async (ctx, input) => listWakeStates(ctx.conn, ctx.scope, input)),
-  route(API.licCodeList, async (ctx, input) => listLicences(ctx.conn, ctx.scope, input)),
   route(API.stateHistory, async (ctx, input) => {
     const device = await findDeviceInScope(ctx.conn, ctx.scope, input.uid);
     if (!device) throw notFound('device');

@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db/database.js';
 import { createLiveBus, type LiveBus } from '../../platform/live-bus.js';
 import { nowSeconds } from '../../platform/time.js';
 import { applyEvents, createMissingStates, pruneEvents, type StateChange, sweepTimeouts } from './device-state.repository.js';
+import { bindLicence } from './licence.repository.js';
 
 const LIVE_CHANNEL = 'iot-console:device-state';
 const PRUNE_EVERY_MS = 60_000;
@@ -29,6 +30,21 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
   const db: Db = services.db;
   const bus = createLiveBus<StateChange[]>(LIVE_CHANNEL, config.redisUrl, (err) => log.warn({ err }, 'live bus'));
 
+  /**
+   * `licence` events: each binds its code to its device (one transaction each, the code row
+   * locked), device-side rules: any company, the code's product, the owner's company tree.
+   */
+  const bindFromDevices = async (items: { e: DeviceEvent & { ts: number }; index: number }[]) => {
+    const results: NonNullable<IngestOutput['licences']> = [];
+    for (const { e, index } of items) {
+      const out = await db
+        .transaction()
+        .execute((trx) => bindLicence(trx, { kind: 'all' }, { code: e.code ?? '', uid: e.uid, now: e.ts, sameDeviceIsBound: true }));
+      results.push({ index, uid: e.uid, result: out.result === 'no_device' ? 'not_found' : out.result });
+    }
+    return results;
+  };
+
   const ingest = async (events: DeviceEvent[]): Promise<IngestOutput> => {
     const now = nowSeconds();
     const stamped = events.map((e) => ({ ...e, ts: e.ts ?? now }));
@@ -46,7 +62,11 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
       changes = [...changes, ...again.changes];
     }
     if (changes.length > 0) bus.publish(changes);
-    return { accepted: events.length - applied.unknown.length, unknown: applied.unknown };
+    const out: IngestOutput = { accepted: events.length - applied.unknown.length, unknown: applied.unknown };
+    const unknown = new Set(applied.unknown.map((u) => u.index));
+    const licences = stamped.flatMap((e, index) => (e.type === 'licence' && !unknown.has(index) ? [{ e, index }] : []));
+    if (licences.length > 0) out.licences = await bindFromDevices(licences);
+    return out;
   };
 
   let sweeping: Promise<void> | null = null;

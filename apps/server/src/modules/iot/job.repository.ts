@@ -1,25 +1,15 @@
 import { ExportState, ImportState, type JobKind, type JobListInput, type JobRow, resolvePaging } from '@iot/contract';
 import type { Scope, Services } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
+import { issueTicket, readTicket } from '../../platform/download-ticket.js';
 import { inScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import type { AuditEntity } from '../../platform/transport.js';
 
-/** Download links live this long; the list hands out fresh ones on every poll. */
-const TICKET_SECONDS = 15 * 60;
+/** A ticket bound to one job (platform/download-ticket.ts). */
+export const ticketFor = (services: Services, jobId: number) => issueTicket(services, 'job', jobId);
 
-/** A sealed `<job id>.<expiry>`: unforgeable without the server secret, bound to one job. */
-export const ticketFor = (services: Services, jobId: number) =>
-  services.secrets.seal(`job:${jobId}.${nowSeconds() + TICKET_SECONDS}`).slice(3);
-
-export const isTicketFor = (services: Services, ticket: string, jobId: number): boolean => {
-  try {
-    const [what, exp] = services.secrets.open(`v1:${ticket}`).split('.');
-    return what === `job:${jobId}` && Number(exp) >= nowSeconds();
-  } catch {
-    return false;
-  }
-};
+export const isTicketFor = (services: Services, ticket: string, jobId: number): boolean => readTicket(services, 'job', ticket) === jobId;
 
 const isImport = (kind: string) => kind === 'device_import';
 

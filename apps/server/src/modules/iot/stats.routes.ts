@@ -2,6 +2,7 @@ import { API, STATS_XLSX_PATH, statsInput } from '@iot/contract';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Scope, Services } from '../../platform/context.js';
+import { issueTicket, readTicket } from '../../platform/download-ticket.js';
 import { badParams } from '../../platform/errors.js';
 import { scopeOf } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
@@ -10,24 +11,17 @@ import { fieldErrorsOf } from '../../platform/validation.js';
 import { foldDeviceStats, readDeviceStats, type StatsNumbers, sampleOnlineDevices } from './stats.repository.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** Download tickets live this long (the page asks again on every refresh). */
-const TICKET_SECONDS = 15 * 60;
 const STATS_MENUS = API.devStatistics.access;
 
 /**
- * A sealed `stats:<scope>.<expiry>`: the caller's scope at the time of the call, so a browser
- * link (no headers) downloads what the caller could see, and nothing else.
+ * A ticket holding the caller's scope at the time of the call (platform/download-ticket.ts),
+ * so a browser link (no headers) downloads what the caller could see, and nothing else.
  */
-const ticketFor = (services: Services, scope: Scope) =>
-  services.secrets.seal(JSON.stringify({ k: 'stats', scope, exp: nowSeconds() + TICKET_SECONDS })).slice(3);
+const ticketFor = (services: Services, scope: Scope) => issueTicket(services, 'stats', scope);
 
 const scopeOfTicket = (services: Services, ticket: string): Scope | null => {
-  try {
-    const v = JSON.parse(services.secrets.open(`v1:${ticket}`)) as { k?: string; scope?: Scope; exp?: number };
-    return v.k === 'stats' && v.scope && typeof v.exp === 'number' && v.exp >= nowSeconds() ? v.scope : null;
-  } catch {
-    return null;
-  }
+  const v = readTicket(services, 'stats', ticket);
+  return v && typeof v === 'object' && 'kind' in v ? (v as Scope) : null;
 };
 
 export const statsRoutes: Route[] = [

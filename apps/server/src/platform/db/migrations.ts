@@ -8,6 +8,7 @@ import { migration as m0007 } from './migrations/0007_device_events.js';
 import { migration as m0008 } from './migrations/0008_jobs.js';
 import { migration as m0009 } from './migrations/0009_device_stats.js';
 import { migration as m0010 } from './migrations/0010_stats_months.js';
+import { migration as m0011 } from './migrations/0011_licences.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008_jobs': m0008,
   '0009_device_stats': m0009,
   '0010_stats_months': m0010,
+  '0011_licences': m0011,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

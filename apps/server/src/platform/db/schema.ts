@@ -280,9 +280,21 @@ export interface DeviceLicenceTable {
   uid: string | null;
   pk: string;
   comp_id: number;
-  state: 'unused' | 'used';
+  state: 'unused' | 'used' | 'revoked';
+  batch_id: number | null;
   gmt_create: Unix;
   gmt_use: Unix | null;
+  gmt_revoke: Unix | null;
+}
+
+/** One `liccode/add` call (migration 0011). */
+export interface LicenceBatchTable {
+  id: Generated<number>;
+  pk: string;
+  comp_id: number;
+  count: number;
+  user_id: string;
+  gmt_create: Unix;
 }
 
 /** Device statistics rollups (migration 0009): comp_id 0 = all companies, pk '' = all products. */
@@ -347,6 +359,7 @@ export interface DB {
   device_state: DeviceStateTable;
   device_event: DeviceEventTable;
   device_licence: DeviceLicenceTable;
+  licence_batch: LicenceBatchTable;
   job: JobTable;
   job_row_error: JobRowErrorTable;
   device_duplicate: DeviceDuplicateTable;

@@ -1,38 +1,119 @@
+import { ExportOutlined, LinkOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import { API, LICENCE_STATES, type LicenceRow } from '@iot/contract';
+import { Button } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FieldConfig } from '../../../components/field-config';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
-import { defineResource } from '../../../lib/resource';
+import { useCompanyTreeData } from '../../../components/pickers';
+import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { showApiError } from '../../../lib/api';
+import { toastSuccess } from '../../../lib/feedback';
+import { defineResource, useApiMutation } from '../../../lib/resource';
+import { useSessionInfo } from '../../../lib/session';
+import { useProductOptions } from '../device/device-resource';
+import { downloadLicences, LicenceBindModal, LicenceGenerateModal } from './licence-actions';
 
-/** Licence codes (product/lic_list): read only, in the caller's company scope. */
+/** Licence codes (product/lic_list): generate batches, revoke, bind to a device, export; in the caller's scope. */
 const licences = defineResource<LicenceRow>({ name: 'licence', list: API.licCodeList.path, idField: 'id' });
-
-const filters: FieldConfig[] = [
-  { name: 'code' },
-  { name: 'uid' },
-  { name: 'pk' },
-  { name: 'state', type: 'select', options: LICENCE_STATES.map((s) => ({ value: s, label: `device_state.licence_states.${s}` })) },
-];
 
 const columns: ColumnConfig<LicenceRow>[] = [
   { key: 'code' },
-  { key: 'state', enumPrefix: 'device_state.licence_states', tagColors: { used: 'blue', unused: 'green' } },
+  { key: 'state', enumPrefix: 'device_state.licence_states', tagColors: { used: 'blue', unused: 'green', revoked: 'default' } },
   { key: 'uid' },
   { key: 'pk' },
   { key: 'comp_name' },
+  { key: 'batch_id' },
   { key: 'gmt_create', time: true },
   { key: 'gmt_use', time: true },
 ];
 
 export default function LicListPage() {
+  const { t } = useTranslation();
+  const session = useSessionInfo();
+  const companies = useCompanyTreeData();
+  const products = useProductOptions();
+  const [generating, setGenerating] = useState(false);
+  const [binding, setBinding] = useState<LicenceRow | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const revoke = useApiMutation<{ revoked: number }>(API.licCodeSet.path, ['licence']);
+
+  const filters = useMemo<FieldConfig[]>(
+    () => [
+      { name: 'code', maxLength: 64 },
+      { name: 'uid', maxLength: 64 },
+      { name: 'pk', type: 'select', options: products },
+      { name: 'comp_id', type: 'tree-select', treeData: companies },
+      { name: 'state', type: 'select', options: LICENCE_STATES.map((s) => ({ value: s, label: `device_state.licence_states.${s}` })) },
+      { name: 'batch_id', type: 'integer', min: 1 },
+    ],
+    [products, companies],
+  );
+
+  const rowActions: RowAction<LicenceRow>[] = [
+    {
+      key: 'bind',
+      label: 'device_state.licence.bind',
+      icon: <LinkOutlined />,
+      visible: (r) => r.state === 'unused',
+      onClick: (r) => setBinding(r),
+    },
+    {
+      key: 'revoke',
+      label: 'device_state.licence.revoke',
+      icon: <StopOutlined />,
+      danger: true,
+      confirm: 'device_state.licence.revoke_confirm',
+      visible: (r) => r.state === 'unused',
+      onClick: (r) =>
+        revoke
+          .mutateAsync({ ids: [r.id], state: 'revoked' })
+          .then(() => toastSuccess(t('device_state.licence.revoked', { code: r.code })))
+          // A refusal (e.g. used meanwhile: 409) is shown by the API error toast.
+          .catch(() => undefined),
+    },
+  ];
+
   return (
-    <ResourceTable<LicenceRow>
-      resource={licences}
-      i18nPrefix="device_state.licence"
-      label="menu.product/lic_list"
-      columns={columns}
-      filters={filters}
-      canDelete={false}
-      canEdit={false}
-    />
+    <>
+      <ResourceTable<LicenceRow>
+        resource={licences}
+        i18nPrefix="device_state.licence"
+        label="menu.product/lic_list"
+        columns={columns}
+        filters={filters}
+        canAdd={false}
+        canDelete={false}
+        canEdit={false}
+        rowActions={rowActions}
+        toolbar={({ filters: applied, count }) => (
+          <>
+            <Button
+              icon={<ExportOutlined />}
+              disabled={count === 0}
+              loading={exporting}
+              onClick={() => {
+                setExporting(true);
+                downloadLicences(applied)
+                  .catch(showApiError)
+                  .finally(() => setExporting(false));
+              }}
+            >
+              {t('device_state.licence.export')}
+            </Button>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setGenerating(true)}>
+              {t('device_state.licence.generate')}
+            </Button>
+          </>
+        )}
+      />
+      <LicenceGenerateModal
+        open={generating}
+        onClose={() => setGenerating(false)}
+        products={products}
+        companies={companies}
+        defaultCompany={session?.user.comp_id}
+      />
+      <LicenceBindModal row={binding} onClose={() => setBinding(null)} />
+    </>
   );
 }

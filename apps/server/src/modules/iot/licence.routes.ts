@@ -1,0 +1,202 @@
+import {
+  API,
+  ErrorCode,
+  LICENCE_EXPORT_MAX,
+  LICENCE_XLSX_PATH,
+  type LicenceExportInput,
+  type LicenceRow,
+  licenceExportInput,
+} from '@iot/contract';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import type { RequestContext, Scope, Services } from '../../platform/context.js';
+import { issueTicket, readTicket } from '../../platform/download-ticket.js';
+import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { isCompanyInScope, scopeOf } from '../../platform/scope.js';
+import { nowSeconds } from '../../platform/time.js';
+import { type AuditEntity, authenticate, type Route, registerRoutes, route } from '../../platform/transport.js';
+import { fieldErrorsOf } from '../../platform/validation.js';
+import { visibleProductPks } from './device.repository.js';
+import {
+  type BindResult,
+  bindLicence,
+  countLicences,
+  exportLicences,
+  getBatches,
+  getLicences,
+  insertBatch,
+  listLicences,
+  lockLicences,
+  revokeLicences,
+} from './licence.repository.js';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const TICKET_KIND = 'liccode';
+
+/** `liccode/add` is audited as ONE row: target = the batch id, changes = pk, comp_id, count, gmt_create. */
+export const licenceBatchEntity: AuditEntity = { idField: 'batch_id', load: (conn, ids) => getBatches(conn, ids) };
+/** `liccode/set` is audited per code: state unused → revoked, gmt_revoke. */
+export const licenceEntity: AuditEntity = { idField: 'id', load: (conn, ids) => getLicences(conn, ids) };
+
+/** Console answers for a refused bind (docs/api.md "Licence codes"). */
+const refusal = (result: Exclude<BindResult, 'bound'>): AppError => {
+  switch (result) {
+    case 'not_found':
+      return new AppError(ErrorCode.BAD_PARAMS, 'licence code does not exist', { fields: { code: 'not_found' } });
+    case 'no_device':
+      return new AppError(ErrorCode.BAD_PARAMS, 'device does not exist', { fields: { uid: 'not_found' } });
+    case 'used':
+      return new AppError(ErrorCode.CONFLICT, 'The licence code is already used', { fields: { code: 'used' } });
+    case 'revoked':
+      return new AppError(ErrorCode.BAD_PARAMS, 'The licence code is revoked', { fields: { code: 'revoked' } });
+    case 'wrong_product':
+      return new AppError(ErrorCode.BAD_PARAMS, "The device is not of the code's product", { fields: { uid: 'wrong_product' } });
+    case 'wrong_company':
+      return new AppError(ErrorCode.BAD_PARAMS, "The device's company is outside the code owner's tree", {
+        fields: { uid: 'wrong_company' },
+      });
+  }
+};
+
+/** `liccode/use`: bind in one transaction with its audit row (target = the code's id). */
+const useCode = (ctx: RequestContext, input: { code: string; uid: string }) =>
+  ctx.services.db.transaction().execute(async (trx) => {
+    const now = nowSeconds();
+    const out = await bindLicence(trx, ctx.scope, { code: input.code, uid: input.uid, now, sameDeviceIsBound: false });
+    if (out.result !== 'bound' || out.id === undefined) throw refusal(out.result === 'bound' ? 'used' : out.result);
+    const [row] = await getLicences(trx, [out.id]);
+    if (!row) throw notFound('licence code');
+    await trx
+      .insertInto('audit_log')
+      .values({
+        user_id: ctx.session?.userId ?? '',
+        comp_id: ctx.session?.compId ?? row.comp_id,
+        path: API.licCodeUse.path,
+        action: 'use',
+        target_id: String(row.id),
+        changes: JSON.stringify({
+          state: { before: 'unused', after: 'used' },
+          uid: { before: null, after: row.uid },
+          gmt_use: { before: null, after: row.gmt_use },
+        }) as never,
+        ip: ctx.ip,
+        request_id: ctx.requestId,
+        gmt_create: now,
+      })
+      .execute();
+    return row;
+  });
+
+export const licenceRoutes: Route[] = [
+  route(API.licCodeList, async (ctx, input) => listLicences(ctx.conn, ctx.scope, input)),
+
+  route(
+    API.licCodeAdd,
+    async (ctx, input) => {
+      const [pks, company] = await Promise.all([
+        visibleProductPks(ctx.conn, ctx.scope, [input.pk]),
+        isCompanyInScope(ctx.conn, ctx.scope, input.comp_id),
+      ]);
+      if (!pks.has(input.pk)) throw badParams({ pk: 'not_found' }, 'product does not exist');
+      if (!company) throw badParams({ comp_id: 'not_found' }, 'company does not exist');
+      return insertBatch(ctx.conn, {
+        pk: input.pk,
+        compId: input.comp_id,
+        count: input.count,
+        userId: ctx.session?.userId ?? '',
+        now: nowSeconds(),
+      });
+    },
+    licenceBatchEntity,
+  ),
+
+  route(
+    API.licCodeSet,
+    async (ctx, input) => {
+      const ids = [...new Set(input.ids)];
+      const rows = await lockLicences(ctx.conn, ctx.scope, ids);
+      if (rows.length !== ids.length) throw badParams({ ids: 'not_found' }, 'licence code does not exist');
+      const used = rows.filter((r) => r.state === 'used').map((r) => Number(r.id));
+      if (used.length > 0) {
+        throw new AppError(ErrorCode.CONFLICT, 'A used licence code cannot be revoked', { fields: { ids: 'used' }, ids: used });
+      }
+      return { revoked: await revokeLicences(ctx.conn, ids, nowSeconds()) };
+    },
+    licenceEntity,
+  ),
+
+  route(API.licCodeUse, async (ctx, input) => useCode(ctx, input)),
+
+  route(API.licCodeExport, async (ctx, input) => {
+    const count = await countLicences(ctx.conn, ctx.scope, input);
+    if (count > LICENCE_EXPORT_MAX)
+      throw badParams({ filters: 'too_many' }, `More than ${LICENCE_EXPORT_MAX} codes match: narrow the filters`);
+    return {
+      count,
+      download_path: LICENCE_XLSX_PATH,
+      download_ticket: issueTicket(ctx.services, TICKET_KIND, { scope: ctx.scope, filters: input }),
+    };
+  }),
+];
+
+type Lang = 'en' | 'zh-CN' | 'zh-TW';
+const HEADERS: Record<Lang, string[]> = {
+  en: ['Licence code', 'State', 'Device UID', 'Product key', 'Company', 'Batch', 'Created (UTC)', 'Used at (UTC)'],
+  'zh-CN': ['授权码', '状态', '设备 UID', '产品 PK', '公司', '批次', '创建时间（UTC）', '使用时间（UTC）'],
+  'zh-TW': ['授權碼', '狀態', '裝置 UID', '產品 PK', '公司', '批次', '建立時間（UTC）', '使用時間（UTC）'],
+};
+const STATES: Record<Lang, Record<LicenceRow['state'], string>> = {
+  en: { unused: 'Unused', used: 'Used', revoked: 'Revoked' },
+  'zh-CN': { unused: '未使用', used: '已使用', revoked: '已作废' },
+  'zh-TW': { unused: '未使用', used: '已使用', revoked: '已作廢' },
+};
+
+const time = (unix: number | null) => (unix === null ? '' : new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 19));
+
+export const buildLicenceWorkbook = async (rows: LicenceRow[], lang: Lang): Promise<Buffer> => {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('licences');
+  ws.columns = HEADERS[lang].map((h, i) => ({ header: h, width: i === 0 ? 22 : 18 }));
+  ws.getRow(1).font = { bold: true };
+  for (const r of rows) {
+    ws.addRow([r.code, STATES[lang][r.state], r.uid ?? '', r.pk, r.comp_name ?? '', r.batch_id ?? '', time(r.gmt_create), time(r.gmt_use)]);
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+};
+
+const isScope = (v: unknown): v is Scope => typeof v === 'object' && v !== null && 'kind' in v;
+
+/**
+ * Licence codes: generate, revoke, bind, export link (POST), and
+ * `GET /api/v2/umh/admin/liccode/export.xlsx?ticket=…&lang=…` (the ticket carries the
+ * caller's scope and filters; or `Authorization` with the filters in the query).
+ */
+export const registerLicences = (app: FastifyInstance, services: Services) => {
+  registerRoutes(app, services, licenceRoutes);
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(`/api/${LICENCE_XLSX_PATH}`, async (request, reply) => {
+    const { ticket, lang: rawLang, ...query } = request.query;
+    const sealed = readTicket(services, TICKET_KIND, ticket);
+    let scope: Scope;
+    let raw: unknown;
+    if (sealed && typeof sealed === 'object' && 'scope' in sealed && isScope(sealed.scope) && 'filters' in sealed) {
+      scope = sealed.scope;
+      raw = sealed.filters;
+    } else {
+      scope = scopeOf(await authenticate(services, request, API.licCodeExport.access));
+      raw = query;
+    }
+    const parsed = licenceExportInput.safeParse(raw);
+    if (!parsed.success) throw badParams(fieldErrorsOf(parsed.error, raw));
+    const filters: LicenceExportInput = parsed.data;
+    const lang: Lang = rawLang === 'zh-CN' || rawLang === 'zh-TW' ? rawLang : 'en';
+    const rows = await services.inFlight.track(() => exportLicences(services.db, scope, filters, LICENCE_EXPORT_MAX));
+    const body = await buildLicenceWorkbook(rows, lang);
+    const name = filters.batch_id ? `licence-codes-batch-${filters.batch_id}.xlsx` : 'licence-codes.xlsx';
+    return reply
+      .type(XLSX_TYPE)
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(body);
+  });
+};
