@@ -503,8 +503,9 @@ const main = async () => {
   if (failed) process.exitCode = 1;
 };
 
-// BENCH_SUITE=users|devices|jobs|stats|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
-// then the xlsx import and export (scripts/bench-import.mjs), then the device statistics (scripts/bench-stats.mjs).
+// BENCH_SUITE=users|devices|jobs|stats|ingest|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
+// then the xlsx import and export (scripts/bench-import.mjs), then the device statistics (scripts/bench-stats.mjs),
+// then device state ingestion (scripts/bench-ingest.mjs).
 const SUITE = process.env.BENCH_SUITE || 'all';
 if (SUITE === 'all' || SUITE === 'users') await main();
 if (SUITE === 'all' || SUITE === 'devices') {
@@ -520,5 +521,9 @@ if (SUITE === 'all' || SUITE === 'jobs') {
 if (SUITE === 'all' || SUITE === 'stats') {
   const env = { ...process.env, BENCH_SKIP_BUILD: SUITE === 'all' ? '1' : '' };
   const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-stats.mjs')], { cwd: ROOT, stdio: 'inherit', env });
+  if (res.status !== 0) process.exitCode = 1;
+}
+if (SUITE === 'all' || SUITE === 'ingest') {
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-ingest.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (res.status !== 0) process.exitCode = 1;
 }
