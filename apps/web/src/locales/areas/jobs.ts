@@ -60,6 +60,7 @@ export const en = {
   },
   dup: {
     title: 'Duplicate devices',
+    from_registration: 'Registration (no import)',
     fields: {
       id: 'ID',
       uid: 'UID',
@@ -145,6 +146,7 @@ export const zhCN: typeof en = {
   },
   dup: {
     title: '重复设备',
+    from_registration: '单个注册（非导入）',
     fields: {
       id: 'ID',
       uid: 'UID',
@@ -230,6 +232,7 @@ export const zhTW: typeof en = {
   },
   dup: {
     title: '重複裝置',
+    from_registration: '單一註冊（非匯入）',
     fields: {
       id: 'ID',
       uid: 'UID',

@@ -30,6 +30,12 @@ const ICONS = { keep_existing: <CheckOutlined />, replace: <SwapOutlined />, ign
 const REASON_COLORS: Record<string, string> = { duplicate_uid: 'orange', duplicate_mac: 'gold' };
 const STATE_COLORS: Record<string, string> = { 1: 'processing', 2: 'success' };
 
+/** A conflict met by a single registration (v2/iot/web/uid/reg/add), not by an import. */
+const FromRegistration = () => {
+  const { t } = useTranslation();
+  return <Typography.Text type="secondary">{t('jobs.dup.from_registration')}</Typography.Text>;
+};
+
 const columns: ColumnConfig<DuplicateRow>[] = [
   { key: 'gmt_create', time: true },
   { key: 'uid' },
@@ -45,7 +51,7 @@ const columns: ColumnConfig<DuplicateRow>[] = [
       </Typography.Text>
     ),
   },
-  { key: 'import_id' },
+  { key: 'import_id', render: (_: unknown, row: DuplicateRow) => row.import_id ?? <FromRegistration /> },
   { key: 'state', enumPrefix: 'jobs.dup.states', tagColors: STATE_COLORS },
   { key: 'resolution', enumPrefix: 'jobs.dup.resolutions' },
   { key: 'resolved_by' },
