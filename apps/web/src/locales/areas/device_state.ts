@@ -23,7 +23,7 @@ export const en = {
   },
   network_types: {
     0: 'Unknown',
-    1: 'Public',
+    1: 'Public network',
     2: 'Full-cone NAT',
     3: 'IP-restricted NAT',
     4: 'Port-restricted NAT',
