@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
-import { CompanyState, RoleState, UserState, UserType } from '@iot/contract';
+import { CompanyState, DataScope, RoleState, UserState, UserType } from '@iot/contract';
 import { sql } from 'kysely';
 import type { Session } from './context.js';
 import type { Conn } from './db/database.js';
 import { nowSeconds } from './time.js';
+
+/** Larger company trees are matched by path prefix instead of an id list. */
+const MAX_SCOPE_IDS = 5000;
 
 export const hashToken = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -62,6 +65,12 @@ export const resolveSession = async (conn: Conn, token: string): Promise<Session
       sql<string[]>`array(select m.menu_key from role_menu rm join menu m on m.menu_id = rm.menu_id where rm.role_id = u.role_id)`.as(
         'menu_keys',
       ),
+      // A company-tree scope as a list of ids, resolved once per session: lists then filter with
+      // `= any(ids)`, which a prepared statement's generic plan serves from an index.
+      sql<number[] | null>`case when r.data_scope = ${DataScope.COMPANY_TREE} and u.user_type <> ${UserType.SUPER_ADMIN}
+        then array(select sc.comp_id from company sc where sc.comp_path like c.comp_path || '%' order by sc.comp_id limit ${MAX_SCOPE_IDS + 1}) end`.as(
+        'tree_ids',
+      ),
     ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
@@ -84,6 +93,7 @@ export const resolveSession = async (conn: Conn, token: string): Promise<Session
     dataScope: row.data_scope ?? 1,
     menuKeys: new Set(row.menu_keys ?? []),
     isSuper,
+    treeCompIds: row.tree_ids && row.tree_ids.length <= MAX_SCOPE_IDS ? row.tree_ids : null,
     validUntil: row.validity_time > 0 ? Math.min(row.validity_time, row.expires_at) : row.expires_at,
   };
 };

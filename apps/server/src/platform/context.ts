@@ -20,12 +20,18 @@ export interface Session {
   dataScope: number;
   menuKeys: ReadonlySet<string>;
   isSuper: boolean;
+  /** The companies of a company-tree scope (null: not a tree scope, or too many to list). */
+  treeCompIds: number[] | null;
   /** Unix seconds after which the session ends (token expiry or account validity). */
   validUntil: number;
 }
 
 /** Which companies' rows the caller may see (CONTRACT §5). */
-export type Scope = { kind: 'all' } | { kind: 'tree'; compId: number; path: string } | { kind: 'own'; compId: number } | { kind: 'none' };
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'tree'; compId: number; path: string; compIds: number[] | null }
+  | { kind: 'own'; compId: number }
+  | { kind: 'none' };
 
 /** Process-wide services handed to every handler. */
 export interface Services {

@@ -8,7 +8,7 @@ export const scopeOf = (session: Session | null): Scope => {
   if (!session) return { kind: 'none' };
   if (session.isSuper) return { kind: 'all' };
   if (session.dataScope === DataScope.OWN_COMPANY) return { kind: 'own', compId: session.compId };
-  return { kind: 'tree', compId: session.compId, path: session.compPath };
+  return { kind: 'tree', compId: session.compId, path: session.compPath, compIds: session.treeCompIds };
 };
 
 /**
@@ -24,6 +24,7 @@ export const inScope = (scope: Scope, column: string): RawBuilder<SqlBool> => {
     case 'own':
       return sql<SqlBool>`${sql.ref(column)} = ${scope.compId}`;
     case 'tree':
+      if (scope.compIds) return sql<SqlBool>`${sql.ref(column)} = any(${sql.val(scope.compIds)}::int[])`;
       return sql<SqlBool>`${sql.ref(column)} in (select scope_company.comp_id from company scope_company where scope_company.comp_path like ${`${scope.path}%`})`;
   }
 };
