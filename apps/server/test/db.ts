@@ -94,7 +94,16 @@ export const createTestDatabase = async (): Promise<TestDatabase> => {
       url,
       drop: async () => {
         await database.close();
-        await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+        // pg's pool.end() resolves before its sockets close: give the backends a moment to exit, or
+        // the forced drop terminates a closing client, an uncaught 57P01 in the test run.
+        await admin(async (c) => {
+          for (let i = 0; i < 50; i++) {
+            const r = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+            if (Number(r.rows[0]?.n) === 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await c.query(`drop database if exists ${name} with (force)`);
+        });
       },
     };
   }

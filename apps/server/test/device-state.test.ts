@@ -1,7 +1,17 @@
 import crypto from 'node:crypto';
-import { type DeviceStateRow, INGEST_BATCH_MAX, type IngestOutput, type LicenceRow, type StateHistoryRow } from '@iot/contract';
+import {
+  type DeviceStateRow,
+  INGEST_BATCH_MAX,
+  type IngestOutput,
+  type LicenceRow,
+  type StateHistoryRow,
+  type StatsOutput,
+} from '@iot/contract';
+import { sql } from 'kysely';
 import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyEvents } from '../src/modules/iot/device-state.repository.js';
+import { foldDeviceStats } from '../src/modules/iot/stats.repository.js';
 import { createCompanyAdmin, startTestServer, type TestServer } from './harness.js';
 import { dbOf, fails, nowSeconds, ok, startSibling } from './helpers.js';
 
@@ -106,6 +116,30 @@ const waitFor = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
     await new Promise((r) => setTimeout(r, 50));
   }
   return false;
+};
+
+/** `device_online_now` (migration 0012, detail and roll-up rows) against a direct count of online devices. */
+const expectOnlineNowExact = async () => {
+  await foldDeviceStats(dbOf(t));
+  const toMap = (rows: { k: string; n: number }[]) => new Map(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.k, Number(r.n)]));
+  const kept = await sql<{ k: string; n: number }>`select comp_id || '|' || pk as k, online as n from device_online_now`.execute(dbOf(t));
+  const direct = await sql<{ k: string; n: number }>`
+    select coalesce(d.comp_id, 0) || '|' || coalesce(d.pk, '') as k, count(*)::int as n
+    from device d join device_state s on s.device_id = d.id where s.online = 1
+    group by grouping sets ((d.comp_id, d.pk), (d.comp_id), (d.pk), ())`.execute(dbOf(t));
+  expect(toMap(kept.rows)).toEqual(toMap(direct.rows));
+};
+const onlineCount = async (compId?: number) =>
+  Number(
+    (
+      await sql<{ n: number }>`select count(*)::int as n from device_state s join device d on d.id = s.device_id
+        where s.online = 1 ${compId ? sql`and d.comp_id = ${compId}::int` : sql``}`.execute(dbOf(t))
+    ).rows[0]?.n,
+  );
+const statsNow = async (compId?: number) => {
+  const today = Math.floor(nowSeconds() / 86_400) * 86_400;
+  const body = { gmt_start: today - 6 * 86_400, gmt_end: today + 86_400, ...(compId ? { comp_id: compId } : {}) };
+  return ok(await t.call<StatsOutput>('v2/iot/dev/statistics/get', body, { token: t.adminToken })).totals;
 };
 
 beforeAll(async () => {
@@ -258,6 +292,60 @@ describe('state derivation', () => {
     expect(beats).toHaveLength(0);
     const byReason = ok(await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { offline_reason: 2 }, { token: a.token }));
     expect(byReason.map((r) => r.uid)).toContain('A-SILENT');
+    await expectOnlineNowExact();
+  });
+});
+
+describe('online now (counters of migration 0012)', () => {
+  it('statistics say how many devices are online right after ingestion, without waiting for a sample', async () => {
+    const ts = nowSeconds();
+    ok(
+      await ingest([
+        { uid: 'A-1', type: 'online', ts },
+        { uid: 'A-2', type: 'online', ts },
+        { uid: 'A-3', type: 'heartbeat', ts },
+        { uid: 'B-1', type: 'online', ts },
+      ]),
+    );
+    const all = await onlineCount();
+    expect(all).toBeGreaterThanOrEqual(3);
+    const totals = await statsNow();
+    expect(totals.online).toBe(all);
+    expect(totals.online_share).toBeCloseTo(all / totals.devices, 6);
+    expect((await statsNow(a.compId)).online).toBe(await onlineCount(a.compId));
+    expect((await statsNow(b.compId)).online).toBe(await onlineCount(b.compId));
+    await expectOnlineNowExact();
+    ok(await ingest([{ uid: 'B-1', type: 'offline', ts: ts + 1 }]));
+    expect((await statsNow(b.compId)).online).toBe(0);
+    expect((await statsNow()).online).toBe(all - 1);
+    await expectOnlineNowExact();
+  });
+
+  it('heartbeats of online devices add no delta; an online change adds one row per company and product', async () => {
+    const ts = nowSeconds();
+    ok(await ingest([{ uid: 'A-3', type: 'online', ts }]));
+    // A transaction of its own (repeatable read): the sweeper's commits meanwhile stay invisible.
+    await dbOf(t)
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const pending = async () =>
+          Number((await sql<{ n: number }>`select count(*)::int as n from device_online_pending`.execute(trx)).rows[0]?.n);
+        const before = await pending();
+        await applyEvents(trx, [
+          { uid: 'A-3', type: 'heartbeat', ts: ts + 1 },
+          { uid: 'A-3', type: 'network', network_type: 4, ts: ts + 1 },
+        ]);
+        expect(await pending()).toBe(before);
+        await applyEvents(trx, [
+          { uid: 'A-3', type: 'offline', ts: ts + 2 },
+          { uid: 'A-2', type: 'offline', ts: ts + 2 },
+        ]);
+        expect(await pending()).toBe(before + 1);
+        const last = await sql<{ online: number }>`select online from device_online_pending order by id desc limit 1`.execute(trx);
+        expect(last.rows[0]?.online).toBe(-2);
+      });
+    await expectOnlineNowExact();
   });
 });
 

@@ -65,6 +65,38 @@ const expectDkExact = async (...compIds: number[]) => {
   for (const c of compIds) expect(await dkOf(c), `dk of company ${c}`).toBe(await devicesOf(c));
 };
 
+/**
+ * The list's count for `online = 1` (summed from the online counters of migration 0012) against
+ * counting the rows, for several callers, companies and products.
+ */
+const expectOnlineCountsExact = async () => {
+  const pathOf = async (compId: number) =>
+    (await dbOf(t).selectFrom('company').select('comp_path').where('comp_id', '=', compId).executeTakeFirstOrThrow()).comp_path;
+  const direct = async (path: string | null, f: { comp_id?: number; pk?: string }) =>
+    Number(
+      (
+        await sql<{ n: number }>`select count(*)::int as n from device d join device_state s on s.device_id = d.id
+          join company c on c.comp_id = d.comp_id where s.online = 1
+          ${path === null ? sql`` : sql`and c.comp_path like ${`${path}%`}`}
+          ${f.comp_id ? sql`and d.comp_id = ${f.comp_id}::int` : sql``} ${f.pk ? sql`and d.pk = ${f.pk}` : sql``}`.execute(dbOf(t))
+      ).rows[0]?.n,
+    );
+  const parentPath = await pathOf(parent.comp_id);
+  const cases: [string, string | null, { comp_id?: number; pk?: string }][] = [
+    [t.adminToken, null, {}],
+    [t.adminToken, null, { comp_id: child.comp_id }],
+    [t.adminToken, null, { pk: 'PKCHILD' }],
+    [t.adminToken, null, { comp_id: parent.comp_id, pk: 'PKPARENT' }],
+    [boss, parentPath, {}],
+    [boss, parentPath, { comp_id: child.comp_id }],
+    [boss, parentPath, { pk: 'PKCHILD' }],
+    [siblingBoss, await pathOf(sibling.comp_id), {}],
+  ];
+  for (const [token, path, f] of cases) {
+    expect((await list(token, { online: 1, ...f })).count, `${path} ${JSON.stringify(f)}`).toBe(await direct(path, f));
+  }
+};
+
 beforeAll(async () => {
   t = await startTestServer();
   parent = await addCompany(t, { comp_name: 'Dev Parent' });
@@ -321,6 +353,19 @@ describe('bulk actions', () => {
   const bulk = (token: string, body: Record<string, unknown>) =>
     t.call<{ action: string; changed: number }>('v2/iot/web/uid/reg/bulk', body, { token });
 
+  it('counts online devices from the counters, exactly as counting the rows', async () => {
+    await sql`update device_state set online = 1 where device_id in (
+      select id from device where (uid like 'DEEP%' and id % 3 = 0) or uid like 'CURSOR%' or uid like 'SIB%')`.execute(dbOf(t));
+    await expectOnlineCountsExact();
+    expect((await list(t.adminToken, { online: 1 })).count).toBeGreaterThan(700);
+    // The count really comes from the counters (a wrong counter shows), and the rows still match the filter.
+    await sql`update device_online_now set online = online + 1000 where comp_id = 0 and pk = ''`.execute(dbOf(t));
+    const skewed = await list(t.adminToken, { online: 1 });
+    await sql`update device_online_now set online = online - 1000 where comp_id = 0 and pk = ''`.execute(dbOf(t));
+    expect(skewed.count - 1000).toBe((await list(t.adminToken, { online: 1 })).count);
+    expect(skewed.rows.every((r) => r.online === 1)).toBe(true);
+  });
+
   it('assigns selected ids to a company, keeping dk exact, never touching foreign ids', async () => {
     const target = await addCompany(t, { comp_name: 'Bulk Target', comp_parent_id: parent.comp_id });
     const rows = (await list(boss, { uid: 'CURSOR', page_size: 3 })).rows;
@@ -330,6 +375,8 @@ describe('bulk actions', () => {
     expect((await list(siblingBoss)).rows[0]?.comp_id).toBe(sibling.comp_id);
     await expectDkExact(target.comp_id, parent.comp_id, sibling.comp_id);
     expect((await list(boss, { comp_id: target.comp_id })).count).toBe(3);
+    await expectOnlineCountsExact();
+    expect((await list(boss, { comp_id: target.comp_id, online: 1 })).count).toBe(3);
     // A company outside the scope: 406, nothing moved.
     fails(await bulk(boss, { action: 'assign_company', comp_id: sibling.comp_id, ids: [rows[0]?.id] }), 406);
   });
@@ -346,6 +393,7 @@ describe('bulk actions', () => {
     const res = ok(await bulk(boss, { action: 'change_product', pk: 'PKCHILD', filter: { uid: 'DEEP' } }));
     expect(res.changed).toBe(2_100);
     expect((await list(boss, { pk: 'PKCHILD', uid: 'DEEP' })).count).toBe(2_100);
+    await expectOnlineCountsExact();
     fails(await bulk(boss, { action: 'change_product', pk: 'PKSIB', filter: { uid: 'DEEP' } }), 406);
   });
 
@@ -356,6 +404,8 @@ describe('bulk actions', () => {
     expect((await list(boss)).count).toBe(0);
     expect((await list(siblingBoss)).count).toBe(sib);
     await expectDkExact(parent.comp_id, child.comp_id, sibling.comp_id);
+    await expectOnlineCountsExact();
+    expect((await list(siblingBoss, { online: 1 })).count).toBeGreaterThan(0);
     const blocks = await sql<{ n: number }>`select coalesce(sum(n), 0)::int as n from device_block`.execute(dbOf(t));
     expect(blocks.rows[0]?.n).toBe(Number((await sql<{ n: number }>`select count(*)::int as n from device`.execute(dbOf(t))).rows[0]?.n));
     const audit = await dbOf(t).selectFrom('audit_log').select(['action']).where('path', '=', 'v2/iot/web/uid/reg/bulk').execute();

@@ -112,7 +112,21 @@ const expectRollupsExact = async () => {
     select comp_id || '|' || pk || '|' || stats_month(day) || '|r' as k, sum(registered)::int as n from device_daily group by comp_id, pk, stats_month(day)
     union all select comp_id || '|' || pk || '|' || stats_month(day) || '|a', sum(activated)::int from device_daily group by comp_id, pk, stats_month(day)`);
   expect(toMap(monthly)).toEqual(toMap(fromDaily));
+  await expectOnlineExact();
   return toMap(direct);
+};
+
+/** `device_online_now` (migration 0012, detail and roll-up rows) against a direct count of online devices. */
+const expectOnlineExact = async () => {
+  await foldDeviceStats(dbOf(t));
+  const toMap = (rows: { k: Key; n: number }[]) => new Map(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.k, Number(r.n)]));
+  const kept = await rowsOf(sql<{ k: Key; n: number }>`select comp_id || '|' || pk as k, online as n from device_online_now`);
+  const direct = await rowsOf(sql<{ k: Key; n: number }>`
+    select coalesce(d.comp_id, 0) || '|' || coalesce(d.pk, '') as k, count(*)::int as n
+    from device d join device_state s on s.device_id = d.id where s.online = 1
+    group by grouping sets ((d.comp_id, d.pk), (d.comp_id), (d.pk), ())`);
+  expect(toMap(kept)).toEqual(toMap(direct));
+  expect(await rowsOf(sql<{ n: number }>`select count(*)::int as n from device_online_now where online < 0`)).toEqual([{ n: 0 }]);
 };
 
 const pathOf = async (compId: number) =>
@@ -180,6 +194,11 @@ describe('rollups', () => {
   });
 
   it('agree after deletes (devices, and a state row alone)', async () => {
+    // Online devices among the deleted ones (the child's moved devices are online): their counts go too.
+    await sql`update device_state set online = 1 where device_id = any(${[parentIds[3], siblingIds[0], parentIds[5]]}::bigint[])`.execute(
+      dbOf(t),
+    );
+    await expectOnlineExact();
     await sql`delete from device where id = any(${[parentIds[3], siblingIds[0], siblingIds[6]]}::bigint[])`.execute(dbOf(t));
     await sql`delete from device_state where device_id = ${parentIds[5]}::bigint`.execute(dbOf(t));
     const direct = await expectRollupsExact();
@@ -341,22 +360,47 @@ describe('v2/iot/dev/statistics/get', () => {
     fails(await stats(boss, { ...lastDays(7), comp_id: sibling.comp_id }), 406);
   });
 
-  it('reports online devices from the sampler, and the online share', async () => {
-    const online = Number((await rowsOf(sql<{ n: number }>`select count(*)::int as n from device_state where online = 1`))[0]?.n);
+  it('reports online devices now (exact counters, no sample needed), the online share, and the sampled daily series', async () => {
+    const countOnline = async (compIds?: number[]) =>
+      Number(
+        (
+          await rowsOf(sql<{ n: number }>`select count(*)::int as n from device_state s join device d on d.id = s.device_id
+            where s.online = 1 ${compIds ? sql`and d.comp_id = any(${compIds}::int[])` : sql``}`)
+        )[0]?.n,
+      );
+    // Right after state changes, before any sample: the counters already say so.
+    await sql`update device_state set online = 1 where device_id = any(${[parentIds[0], siblingIds[1], siblingIds[2]]}::bigint[])`.execute(
+      dbOf(t),
+    );
+    const online = await countOnline();
+    expect(online).toBeGreaterThan(0);
+    const before = ok(await stats(t.adminToken, lastDays(3)));
+    expect(before.totals.online).toBe(online);
+    expect(before.totals.online_share).toBeCloseTo(online / before.totals.devices, 6);
+    expect(before.series.at(-1)?.online).toBe(online);
+    expect(ok(await stats(boss, lastDays(3))).totals.online).toBe(await countOnline([parent.comp_id, child.comp_id]));
+    expect(ok(await stats(siblingBoss, lastDays(3))).totals.online).toBe(await countOnline([sibling.comp_id]));
+    expect(ok(await stats(t.adminToken, { ...lastDays(3), comp_id: child.comp_id, pk: 'STATPA' })).totals.online).toBe(
+      Number(
+        (
+          await rowsOf(sql<{ n: number }>`select count(*)::int as n from device_state s join device d on d.id = s.device_id
+            where s.online = 1 and d.comp_id = ${child.comp_id}::int and d.pk = 'STATPA'`)
+        )[0]?.n,
+      ),
+    );
+    // The daily series keeps its samples.
     expect(await sampleOnlineDevices(dbOf(t), nowSeconds())).toBe(online);
     const s = ok(await stats(t.adminToken, lastDays(3)));
     expect(s.totals.online).toBe(online);
     expect(s.series.at(-1)?.online).toBe(online);
-    expect(s.totals.online_share).toBeCloseTo(online / s.totals.devices, 6);
     expect(s.totals.gmt_sample).not.toBeNull();
-    const sib = ok(await stats(siblingBoss, lastDays(3)));
-    expect(sib.totals.online).toBe(0);
-    // Devices going offline: the next sample says so; today's peak stays.
+    // Devices going offline: online now says so at once; today's sampled peak stays.
     await sql`update device_state set online = 0`.execute(dbOf(t));
-    await sampleOnlineDevices(dbOf(t), nowSeconds() + 1);
     const after = ok(await stats(t.adminToken, lastDays(3)));
     expect(after.totals.online).toBe(0);
+    expect(after.totals.online_share).toBe(0);
     expect(after.series.at(-1)?.online).toBe(online);
+    await expectOnlineExact();
   });
 
   it('refuses ranges over 366 days, reversed ranges, missing fields, and callers without info/dev', async () => {

@@ -70,6 +70,40 @@ const usesState = (f: DeviceFilter) =>
 const isNarrowed = (f: DeviceFilter) =>
   usesState(f) || Boolean(f.uid || f.mac || f.pk) || f.gmt_start !== undefined || f.gmt_end !== undefined;
 
+/**
+ * The only filter beyond the scope, one company and one product is `online = 1`: the count is a
+ * sum of the online counters of migration 0012, not a count of rows.
+ */
+const isOnlineOnly = (f: DeviceFilter) =>
+  f.online === 1 &&
+  !(f.active !== undefined && f.active >= 0) &&
+  !(f.network_type !== undefined && f.network_type >= 0) &&
+  !f.vendor &&
+  f.online_start === undefined &&
+  f.online_end === undefined &&
+  !f.uid &&
+  !f.mac &&
+  f.gmt_start === undefined &&
+  f.gmt_end === undefined;
+
+/**
+ * Online devices in scope (and company, and product) from `device_online_now` plus the deltas
+ * not folded yet: one statement sees each delta in exactly one of the two tables (the fold moves
+ * them in one transaction), so this equals counting rows without taking the fold's lock. The
+ * every-company row when the scope is everything, else one row per company in scope.
+ */
+const countOnline = async (conn: Conn, scope: Scope, f: DeviceFilter): Promise<number> => {
+  const pk = f.pk ?? '';
+  const company = f.comp_id ? sql`and comp_id = ${f.comp_id}::int` : sql``;
+  const folded =
+    scope.kind === 'all' && !f.comp_id
+      ? sql`select online from device_online_now where comp_id = 0 and pk = ${pk}`
+      : sql`select online from device_online_now where comp_id <> 0 and ${inScope(scope, 'comp_id')} ${company} and pk = ${pk}`;
+  const pending = sql`select online from device_online_pending where ${inScope(scope, 'comp_id')} ${company} ${pk ? sql`and pk = ${pk}` : sql``}`;
+  const r = await sql<{ n: number }>`select coalesce(sum(online), 0)::int as n from (${folded} union all ${pending}) x`.execute(conn);
+  return Number(r.rows[0]?.n ?? 0);
+};
+
 const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -162,22 +196,29 @@ export const listDevices = async (conn: Conn, scope: Scope, f: DeviceListInput, 
     ids = ids.offset(page.offset).limit(page.limit);
   }
   const idList = (await ids.execute()).map((r) => Number(r.id));
-  const countQuery = narrowed
-    ? filteredDevices(conn, scope, f).select((eb) => eb.fn.countAll<number>().as('n'))
-    : // Unfiltered: the scope's companies' `dk`, kept exact by triggers (migration 0006).
-      (() => {
-        let c = conn
-          .selectFrom('company as c')
-          .where(inScope(scope, 'c.comp_id'))
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('c.dk'), eb.lit(0)).as('n'));
-        if (f.comp_id) c = c.where('c.comp_id', '=', f.comp_id);
-        return c;
-      })();
-  const [rows, total] = await Promise.all([getDevices(conn, idList), countQuery.executeTakeFirstOrThrow()]);
+  const count = async (): Promise<number> => {
+    if (isOnlineOnly(f)) return countOnline(conn, scope, f);
+    if (narrowed)
+      return Number(
+        (
+          await filteredDevices(conn, scope, f)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // Unfiltered: the scope's companies' `dk`, kept exact by triggers (migration 0006).
+    let c = conn
+      .selectFrom('company as c')
+      .where(inScope(scope, 'c.comp_id'))
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('c.dk'), eb.lit(0)).as('n'));
+    if (f.comp_id) c = c.where('c.comp_id', '=', f.comp_id);
+    return Number((await c.executeTakeFirstOrThrow()).n);
+  };
+  const [rows, total] = await Promise.all([getDevices(conn, idList), count()]);
   const byIdMap = new Map(rows.map((r) => [r.id, r]));
   const ordered = idList.map((i) => byIdMap.get(i)).filter((r): r is DeviceRow => r !== undefined);
   if (reverse) ordered.reverse();
-  return { rows: ordered, count: Number(total.n) };
+  return { rows: ordered, count: total };
 };
 
 export const getDevices = async (conn: Conn, ids: number[]): Promise<DeviceRow[]> =>

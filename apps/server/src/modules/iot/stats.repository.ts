@@ -5,7 +5,7 @@ import type { Conn } from '../../platform/db/database.js';
 import { assertCompanyInScope, inScope } from '../../platform/scope.js';
 
 /**
- * Device statistics from the rollups of migrations 0009 and 0010 (never from `device`): a few
+ * Device statistics from the rollups of migrations 0009, 0010 and 0012 (online now) (never from `device`): a few
  * hundred rows per question whatever the number of devices (long ranges read whole months). Roll-up rows: `comp_id` 0 = every
  * company, `pk` '' = every product.
  */
@@ -183,6 +183,18 @@ export interface ReadOptions {
 /** The statistics answer for a range of whole UTC days, in the caller's scope. */
 export const readDeviceStats = async (conn: Conn, scope: Scope, input: StatsInput, options: ReadOptions = {}): Promise<StatsNumbers> => {
   await foldDeviceStats(conn);
+  // The server's PostgreSQL statements are named prepared statements (database.ts): after five
+  // runs PostgreSQL may switch to a generic plan, blind to the company-id array and the day range,
+  // which turned a 25 ms company-admin 366-day read into 130-700 ms (docs/bench.md). Custom plans
+  // for this read only, in a transaction of its own.
+  const read = async (trx: Conn) => {
+    await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
+    return readRollups(trx, scope, input, options);
+  };
+  return conn.isTransaction ? read(conn) : conn.transaction().execute(read);
+};
+
+const readRollups = async (conn: Conn, scope: Scope, input: StatsInput, options: ReadOptions): Promise<StatsNumbers> => {
   const f = await filterOf(conn, scope, input);
   const first = dayOf(input.gmt_start);
   const last = dayOf(input.gmt_end - 1);
@@ -199,12 +211,12 @@ export const readDeviceStats = async (conn: Conn, scope: Scope, input: StatsInpu
   const total = await sql<{ registered: number; activated: number }>`
     select coalesce(sum(registered), 0)::int as registered, coalesce(sum(activated), 0)::int as activated from device_total
     where ${f.companies('comp_id')} and pk = ${f.pk}`.execute(conn);
-  // The latest sample (the sampler always writes the every-company, every-product row).
+  // Online now: the exact counters of migration 0012 (folded above); the time of the latest sample of the daily series.
   const now = await sql<{ online: number; gmt_sample: number | null }>`
-    with latest as (select max(day) as day from device_online_daily where comp_id = 0 and pk = '')
-    select coalesce(sum(o.online_last), 0)::int as online, max(o.gmt_sample) as gmt_sample
-    from device_online_daily o, latest
-    where o.day = latest.day and ${f.companies('o.comp_id')} and o.pk = ${f.pk}`.execute(conn);
+    select coalesce(sum(o.online), 0)::int as online,
+      (select gmt_sample from device_online_daily where comp_id = 0 and pk = '' order by day desc limit 1) as gmt_sample
+    from device_online_now o
+    where ${f.companies('o.comp_id')} and o.pk = ${f.pk}`.execute(conn);
   const countries = await sql<{ country: string; devices: number }>`
     select country, sum(devices)::int as devices from device_country
     where ${f.companies('comp_id')} and pk = ${f.pk}
@@ -229,12 +241,20 @@ export const readDeviceStats = async (conn: Conn, scope: Scope, input: StatsInpu
   const byDay = new Map(daily.rows.map((r) => [num(r.day), r]));
   const onlineByDay = new Map(online.rows.map((r) => [num(r.day), num(r.online)]));
   const series: StatsNumbers['series'] = [];
-  for (let d = first; d <= last; d++) {
-    const r = byDay.get(d);
-    series.push({ day: dayLabel(d), registered: num(r?.registered), activated: num(r?.activated), online: onlineByDay.get(d) ?? 0 });
-  }
   const devices = num(total.rows[0]?.registered);
   const onlineNow = num(now.rows[0]?.online);
+  // Today's point is at least what is online now (its samples may be minutes old).
+  const todayDay = dayOf(Math.floor(Date.now() / 1000));
+  for (let d = first; d <= last; d++) {
+    const r = byDay.get(d);
+    const sampled = onlineByDay.get(d) ?? 0;
+    series.push({
+      day: dayLabel(d),
+      registered: num(r?.registered),
+      activated: num(r?.activated),
+      online: d === todayDay ? Math.max(sampled, onlineNow) : sampled,
+    });
+  }
   const sampledAt = now.rows[0]?.gmt_sample;
   return {
     gmt_start: first * 86_400,

@@ -9,6 +9,7 @@ import { migration as m0008 } from './migrations/0008_jobs.js';
 import { migration as m0009 } from './migrations/0009_device_stats.js';
 import { migration as m0010 } from './migrations/0010_stats_months.js';
 import { migration as m0011 } from './migrations/0011_licences.js';
+import { migration as m0012 } from './migrations/0012_online_now.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009_device_stats': m0009,
   '0010_stats_months': m0010,
   '0011_licences': m0011,
+  '0012_online_now': m0012,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
