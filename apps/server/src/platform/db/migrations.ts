@@ -10,6 +10,7 @@ import { migration as m0009 } from './migrations/0009_device_stats.js';
 import { migration as m0010 } from './migrations/0010_stats_months.js';
 import { migration as m0011 } from './migrations/0011_licences.js';
 import { migration as m0012 } from './migrations/0012_online_now.js';
+import { migration as m0013 } from './migrations/0013_heartbeat_hot.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010_stats_months': m0010,
   '0011_licences': m0011,
   '0012_online_now': m0012,
+  '0013_heartbeat_hot': m0013,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

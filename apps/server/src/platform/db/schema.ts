@@ -204,6 +204,8 @@ export interface DeviceStateTable {
   last_online: Unix | null;
   last_offline: Unix | null;
   last_seen: Unix | null;
+  /** Lower bound of last_seen for online devices, moved on coming online and by the sweeper (0013). */
+  seen_mark: Unix | null;
   offline_reason: number;
   wake_state: number;
   country: string;
