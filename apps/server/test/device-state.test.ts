@@ -455,3 +455,28 @@ describe('mqtt', () => {
     }
   });
 });
+
+// Last: it adds a device to company A, which the lists above count.
+describe('heartbeat timeout of a long-lived device', () => {
+  it('keeps a device online while it keeps beating, long past the timeout since it came online, then times it out', async () => {
+    await addDevices(a.compId, ['A-LONG']);
+    // Online since long before the timeout (its sweep mark is old), but beating now.
+    const since = nowSeconds() - TIMEOUT - 3;
+    ok(
+      await ingest([
+        { uid: 'A-LONG', type: 'online', ts: since },
+        { uid: 'A-LONG', type: 'heartbeat' },
+      ]),
+    );
+    // Several sweeps run (one every ~1.7 s) while it beats every second.
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      ok(await ingest([{ uid: 'A-LONG', type: 'heartbeat' }]));
+      expect((await stateOf('A-LONG')).online).toBe(1);
+    }
+    expect((await stateOf('A-LONG')).last_online).toBe(since);
+    // Silence: the timeout still finds it.
+    expect(await waitFor(async () => (await stateOf('A-LONG')).online === 0, 12_000)).toBe(true);
+    expect(await stateOf('A-LONG')).toMatchObject({ offline_reason: 2 });
+  });
+});
