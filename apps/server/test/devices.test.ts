@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDevices } from '../src/modules/iot/device.service.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { addCompany, addRole, addUser, dbOf, fails, nowSeconds, ok } from './helpers.js';
+import { addCompany, addProduct, addRole, addUser, dbOf, fails, nowSeconds, ok } from './helpers.js';
 
 // Device registration (product/device): add, list with filters and scope, dk_limit,
 // bulk actions, cursor paging, one device in depth, and registerDevices for imports.
@@ -23,33 +23,6 @@ interface Row {
   online: number;
   offline_reason: number;
 }
-
-/** Products go straight into the table: the product screen is another module's. */
-const addProduct = async (pk: string, compId: number, shareWith?: number) => {
-  const now = nowSeconds();
-  const p = await dbOf(t)
-    .insertInto('product')
-    .values({
-      pk,
-      name: `Product ${pk}`,
-      comp_id: compId,
-      node_type: 1,
-      category_id: null,
-      img: '',
-      remark: '',
-      sys: '',
-      attr: '{}',
-      oem: 0,
-      link_id: '',
-      link_type: 0,
-      batch_id: '',
-      create_time: now,
-      update_time: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  if (shareWith) await dbOf(t).insertInto('product_share').values({ product_id: p.id, comp_id: shareWith, gmt_create: now }).execute();
-};
 
 const list = async (token: string, body: Record<string, unknown> = {}) => {
   const res = await t.call<Row[]>('v2/iot/web/uid/reg/list', body, { token });
@@ -108,10 +81,10 @@ beforeAll(async () => {
   const role2 = await addRole(t, { name: 'Sib boss', comp_id: sibling.comp_id, menuKeys: ['product/device'], data_scope: 2 });
   await addUser(t, { user_id: 'sib.boss', comp_id: sibling.comp_id, role_id: role2.id, user_type: 2, password: 'Sib-pw-1' });
   siblingBoss = await t.login('sib.boss', 'Sib-pw-1');
-  await addProduct('PKPARENT', parent.comp_id);
-  await addProduct('PKCHILD', child.comp_id);
-  await addProduct('PKSIB', sibling.comp_id);
-  await addProduct('PKSHARED', sibling.comp_id, parent.comp_id);
+  await addProduct(t, 'PKPARENT', parent.comp_id);
+  await addProduct(t, 'PKCHILD', child.comp_id);
+  await addProduct(t, 'PKSIB', sibling.comp_id);
+  await addProduct(t, 'PKSHARED', sibling.comp_id, parent.comp_id);
 });
 afterAll(async () => {
   await t?.close();

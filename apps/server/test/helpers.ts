@@ -97,6 +97,36 @@ export const addRole = async (
 export const dbOf = (t: TestServer) => t.db.database.db;
 
 /**
+ * A product written straight into the table (the product screen is another module's);
+ * `shareWith` also shares it with that company.
+ */
+export const addProduct = async (t: TestServer, pk: string, compId: number, shareWith?: number) => {
+  const now = nowSeconds();
+  const p = await dbOf(t)
+    .insertInto('product')
+    .values({
+      pk,
+      name: `Product ${pk}`,
+      comp_id: compId,
+      node_type: 1,
+      category_id: null,
+      img: '',
+      remark: '',
+      sys: '',
+      attr: '{}',
+      oem: 0,
+      link_id: '',
+      link_type: 0,
+      batch_id: '',
+      create_time: now,
+      update_time: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (shareWith) await dbOf(t).insertInto('product_share').values({ product_id: p.id, comp_id: shareWith, gmt_create: now }).execute();
+};
+
+/**
  * A second server process over the same test database (another buildApp), as after a
  * restart or behind a load balancer; `overrides` changes its configuration.
  */

@@ -12,7 +12,7 @@ import {
 } from '../src/modules/iot/stats.repository.js';
 import type { Scope } from '../src/platform/context.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { addCompany, addRole, addUser, dbOf, fails, nowSeconds, ok } from './helpers.js';
+import { addCompany, addProduct, addRole, addUser, dbOf, fails, nowSeconds, ok } from './helpers.js';
 
 // Device statistics (info/dev): rollups kept exact by triggers, scope, range limits, the xlsx.
 let t: TestServer;
@@ -27,30 +27,6 @@ const DAY = 86_400;
 const today = dayOf(nowSeconds());
 /** Registrations spread over the last 10 days (day offsets from today). */
 const at = (daysAgo: number, second = 3600) => (today - daysAgo) * DAY + second;
-
-const addProduct = async (pk: string, compId: number) => {
-  const now = nowSeconds();
-  await dbOf(t)
-    .insertInto('product')
-    .values({
-      pk,
-      name: `Product ${pk}`,
-      comp_id: compId,
-      node_type: 1,
-      category_id: null,
-      img: '',
-      remark: '',
-      sys: '',
-      attr: '{}',
-      oem: 0,
-      link_id: '',
-      link_type: 0,
-      batch_id: '',
-      create_time: now,
-      update_time: now,
-    })
-    .execute();
-};
 
 let serial = 0;
 /** Devices straight into the tables (the registration screen is another module's), with state rows. */
@@ -152,9 +128,9 @@ beforeAll(async () => {
   const role3 = await addRole(t, { name: 'Stat none', comp_id: parent.comp_id, menuKeys: ['product/device'], data_scope: 2 });
   await addUser(t, { user_id: 'stat.none', comp_id: parent.comp_id, role_id: role3.id, user_type: 2, password: 'Stat-pw-3' });
   noMenu = await t.login('stat.none', 'Stat-pw-3');
-  await addProduct('STATPA', parent.comp_id);
-  await addProduct('STATPB', parent.comp_id);
-  await addProduct('STATPS', sibling.comp_id);
+  await addProduct(t, 'STATPA', parent.comp_id);
+  await addProduct(t, 'STATPB', parent.comp_id);
+  await addProduct(t, 'STATPS', sibling.comp_id);
 });
 afterAll(async () => {
   await t?.close();
