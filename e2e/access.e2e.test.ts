@@ -14,6 +14,23 @@ const url = (p: string) => `${baseUrl()}${p}`;
 const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
 
+/**
+ * Closes a dialog with its Close button. A click that lands while antd's opening animation still
+ * runs can be lost on a loaded machine, so the click is repeated until the dialog is gone.
+ */
+const closeDialog = async (dialog: Locator) => {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    try {
+      await gone(dialog, 2_000);
+      return;
+    } catch {
+      // still open: click again
+    }
+  }
+  await gone(dialog);
+};
+
 /** Picks a node of the company TreeSelect labelled `label` in `scope`, searching by name. */
 const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
   await scope.getByLabel(label).click();
@@ -130,8 +147,7 @@ describe('access: a role with two menus', () => {
     await held.getByRole('button', { name: 'Users' }).click();
     const users = page.getByRole('dialog', { name: `Users holding the role ${roleName}` });
     await shown(users.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: userId }));
-    await users.getByRole('button', { name: 'Close' }).click();
-    await gone(users);
+    await closeDialog(users);
     await held.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
     await shown(page.getByRole('alert').filter({ hasText: 'It is in use (users hold it) and cannot be deleted' }));
