@@ -8,22 +8,18 @@
 // Knobs: BENCH_IMPORT_ROWS (100000), BENCH_DB=pglite|postgres|both (both),
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres).
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { buildServer, createPgDatabase, DBS, dist, quietLog as quiet } from './bench-lib.mjs';
 import { ROOT } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
-const DBS = { pglite: ['pglite'], postgres: ['postgres'], both: ['pglite', 'postgres'] }[process.env.BENCH_DB || 'both'];
-if (!DBS) throw new Error('BENCH_DB must be pglite, postgres or both');
-const PG_SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 // Targets (issue 3): import of 100,000 rows < 10 s and < 300 MB peak; export of 100,000 rows < 5 s.
 const TARGET_IMPORT_S = 10;
 const TARGET_IMPORT_MB = 300;
 const TARGET_EXPORT_S = 5;
-const dist = (p) => import(pathToFileURL(path.join(ROOT, 'apps/server/dist', p)).href);
 const MB = (bytes) => bytes / 1024 / 1024;
 
 /** The measured part, in its own process: one database, one import, one export. */
@@ -36,23 +32,11 @@ const runOne = async (kind) => {
   const { jobServicesOf, JOB_HANDLERS } = await dist('modules/iot/job-files.js');
   const { createJob } = await dist('modules/iot/job.repository.js');
   const { createJobRunner } = await dist('platform/jobs.js');
-  const pg = (await import('pg')).default;
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
-  let dbName = null;
-  let databaseUrl;
-  if (kind === 'postgres') {
-    dbName = `bench_import_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const u = new URL(PG_SERVER_URL);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const created = kind === 'postgres' ? await createPgDatabase('bench_import', { hexBytes: 4 }) : null;
+  const databaseUrl = created?.databaseUrl;
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite'), poolSize: 4 });
-  const quiet = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quiet };
   try {
     await migrateToLatest(database.db);
     await seedMenus(database.db);
@@ -116,12 +100,7 @@ const runOne = async (kind) => {
   } finally {
     await database.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: PG_SERVER_URL });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    if (created) await created.drop();
   }
 };
 
@@ -140,12 +119,7 @@ const writeSheet = async (file) => {
 };
 
 const main = async () => {
-  if (!process.env.BENCH_SKIP_BUILD) {
-    for (const ws of ['packages/contract', 'apps/server']) {
-      const res = spawnSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'inherit' });
-      if (res.status !== 0) throw new Error(`npm run build -w ${ws} failed`);
-    }
-  }
+  if (!process.env.BENCH_SKIP_BUILD) buildServer();
   const sheet = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sheet-')), 'devices.xlsx');
   await writeSheet(sheet);
   let failed = false;

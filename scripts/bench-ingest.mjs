@@ -12,32 +12,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { ROOT, run } from './lib.mjs';
+import { createPgDatabase, DBS, dist, intEnv, log } from './bench-lib.mjs';
+import { run } from './lib.mjs';
 
-const intEnv = (name, fallback) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
 const DEVICES = intEnv('BENCH_INGEST_DEVICES', 100_000);
 const BATCH = intEnv('BENCH_INGEST_BATCH', 1000);
 const CONCURRENCY = intEnv('BENCH_INGEST_CONCURRENCY', 4);
 const SECONDS = intEnv('BENCH_INGEST_SECONDS', 10);
-const DBS = { pglite: ['pglite'], postgres: ['postgres'], both: ['pglite', 'postgres'] }[process.env.BENCH_DB || 'both'];
-if (!DBS) throw new Error('BENCH_DB must be pglite, postgres or both');
-const PG_SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const TARGET_EVENTS_PER_SECOND = 10_000;
 const KEY = crypto.randomBytes(16).toString('hex');
 
-const log = (msg) => console.log(`› ${msg}`);
-
 run('npx', ['tsc', '-b', 'apps/server']);
-const dist = (p) => import(pathToFileURL(path.join(ROOT, 'apps/server/dist', p)).href);
 const { buildApp } = await dist('app.js');
 const { loadConfig } = await dist('config.js');
 const { openDatabase } = await dist('platform/db/database.js');
@@ -107,17 +93,11 @@ const benchOne = async (kind) => {
   let cleanup = async () => {};
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-bench-ingest-'));
   if (kind === 'postgres') {
-    const name = `iot_bench_ingest_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(PG_SERVER_URL);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString() });
+    const created = await createPgDatabase('iot_bench_ingest', { hexBytes: 4 });
+    database = await openDatabase({ databaseUrl: created.databaseUrl });
     cleanup = async () => {
       await new Promise((r) => setTimeout(r, 500));
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await created.drop();
     };
   } else {
     database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });

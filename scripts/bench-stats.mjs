@@ -9,35 +9,34 @@
 //
 // Knobs: BENCH_DEVICES (1000000), BENCH_COMPANIES (1000), BENCH_SAMPLES (200), BENCH_DB=pglite|postgres|both,
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_KEEP=1, BENCH_SKIP_BUILD=1.
-import { spawn, spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { ROOT } from './lib.mjs';
-
-const intEnv = (name, fallback) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
+import {
+  ADMIN_PASSWORD,
+  buildServer,
+  createCompanyAdmin,
+  createTreeRole,
+  dist,
+  intEnv,
+  log,
+  login,
+  machine,
+  mark,
+  ms,
+  openSeededDatabase,
+  rootCompany,
+  runEachDatabase,
+  seedTopCompanies,
+  startServer,
+  timeCalls,
+  timeSql,
+  withBenchDatabase,
+} from './bench-lib.mjs';
 
 const DEVICES = intEnv('BENCH_DEVICES', 1_000_000);
 const COMPANIES = intEnv('BENCH_COMPANIES', 1000);
 const PRODUCTS = 30;
 const TOPS = 10;
 const SAMPLES = intEnv('BENCH_SAMPLES', 200);
-const DBS = { pglite: ['pglite'], postgres: ['postgres'], both: ['pglite', 'postgres'] }[process.env.BENCH_DB || 'both'];
-if (!DBS) throw new Error('BENCH_DB must be pglite, postgres or both');
-const KEEP = process.env.BENCH_KEEP === '1';
-const PG_SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const ADMIN_PASSWORD = 'Bench#Admin1';
 const COMP_ADMIN_ID = 'bench_stats_admin';
 const COMP_ADMIN_PASSWORD = 'Bench#Stats1';
 const BATCH = 100_000;
@@ -45,49 +44,15 @@ const YEAR = 365 * 86_400;
 // Target (issue 3): the statistics page's call under 50 ms with 1,000,000 devices.
 const TARGET_P99 = 50;
 
-const log = (msg) => console.log(`› ${msg}`);
-const dist = (p) => import(pathToFileURL(path.join(ROOT, 'apps/server/dist', p)).href);
-const quietLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quietLog };
-
-const buildServer = () => {
-  for (const ws of ['packages/contract', 'apps/server']) {
-    const res = spawnSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'inherit' });
-    if (res.status !== 0) throw new Error(`npm run build -w ${ws} failed`);
-  }
-};
-
-const timeSql = async (db, q, samples) => {
-  const times = [];
-  for (let i = 0; i < samples; i++) {
-    const t0 = performance.now();
-    await q.execute(db);
-    times.push(performance.now() - t0);
-  }
-  return stats(times);
-};
-
 /** Companies (10 top-level, the rest below them), 30 products, devices and state rows, then the rollups. */
 const seed = async ({ databaseUrl, pgliteDir }) => {
-  const { openDatabase } = await dist('platform/db/database.js');
-  const { migrateToLatest } = await dist('platform/db/migrations.js');
-  const { seedMenus, ensureFirstAdmin, encodePassword } = await dist('platform/seed.js');
-  const { hashPassword } = await dist('platform/passwords.js');
   const started = performance.now();
-  const database = await openDatabase({ databaseUrl, pgliteDir, poolSize: 2 });
+  const database = await openSeededDatabase({ databaseUrl, pgliteDir });
   const db = database.db;
   try {
-    await migrateToLatest(db);
-    await seedMenus(db);
-    await ensureFirstAdmin(db, ADMIN_PASSWORD, quietLog);
-    const root = await db.selectFrom('company').select(['comp_id', 'comp_path']).where('comp_parent_id', '=', 0).executeTakeFirstOrThrow();
+    const root = await rootCompany(db);
     const now = Math.floor(Date.now() / 1000);
-    await sql`
-      insert into company (comp_name, comp_short_name, comp_key, comp_type, comp_parent_id, comp_top_id, comp_path, gmt_create, gmt_update)
-      select 'Stats bench ' || g, 'S' || g, 'statsbench-' || g, 3, ${root.comp_id}::int, 0, '', ${now}::bigint, ${now}::bigint
-      from generate_series(1, ${TOPS}::int) g`.execute(db);
-    await sql`
-      update company set comp_path = ${root.comp_path}::text || comp_id || '/', comp_top_id = comp_id
-      where comp_parent_id = ${root.comp_id}::int and comp_path = ''`.execute(db);
+    await seedTopCompanies(db, { root, to: TOPS, name: 'Stats bench', short: 'S', key: 'statsbench-', now });
     await sql`create table bench_top as select comp_id, comp_path, (row_number() over (order by comp_id) - 1)::int as idx
       from company where comp_parent_id = ${root.comp_id}::int and comp_key like 'statsbench-%'`.execute(db);
     await sql`
@@ -141,43 +106,15 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     const compId = top.rows[0].comp_id;
     await sql`drop table bench_comp`.execute(db);
     await sql`drop table bench_top`.execute(db);
-    const role = await db
-      .insertInto('role')
-      .values({
-        name: 'Stats bench admin',
-        cn_name: '',
-        state: 1,
-        type: 2,
-        data_scope: 2,
-        comp_id: compId,
-        gmt_create: now,
-        gmt_update: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await sql`insert into role_menu (role_id, menu_id) select ${role.id}::int, menu_id from menu where menu_key in ('info', 'info/dev')`.execute(
-      db,
-    );
-    await db
-      .insertInto('app_user')
-      .values({
-        user_id: COMP_ADMIN_ID,
-        password_hash: await hashPassword(encodePassword(COMP_ADMIN_ID, COMP_ADMIN_PASSWORD)),
-        user_name: 'Stats bench admin',
-        user_email: '',
-        user_phone: '',
-        user_phone_area: '+86',
-        validity_time: 0,
-        remark: '',
-        pending_registration: false,
-        comp_id: compId,
-        state: 1,
-        user_type: 2,
-        role_id: role.id,
-        gmt_create: now,
-        gmt_update: now,
-      })
-      .execute();
+    const roleId = await createTreeRole(db, { name: 'Stats bench admin', compId, menuKeys: ['info', 'info/dev'], now });
+    await createCompanyAdmin(db, {
+      userId: COMP_ADMIN_ID,
+      password: COMP_ADMIN_PASSWORD,
+      userName: 'Stats bench admin',
+      compId,
+      roleId,
+      now,
+    });
     await sql`vacuum analyze`.execute(db);
     const n = async (q) => Number((await q.execute(db)).rows[0].n);
     const expectAll = await n(sql`select count(*)::int as n from device`);
@@ -212,165 +149,39 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
   }
 };
 
-const stats = (times) => {
-  const s = [...times].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { p50: at(0.5), p99: at(0.99), n: s.length };
-};
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-
-const startServer = async ({ databaseUrl, dataDir }) => {
-  const port = await freePort();
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  delete env.MQTT_URL;
-  Object.assign(env, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIR: '',
-    LOG_LEVEL: 'warn',
-    // Sampled once while seeding: no sample lands inside the timings.
-    STATS_SAMPLE_SECONDS: '0',
-    SECRET_KEY: 'bench-secret',
-    LOGIN_MAX_FAILURES_ACCOUNT: '1000000',
-    LOGIN_MAX_FAILURES_ADDRESS: '1000000',
-    NODE_ENV: 'production',
-  });
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/api/ready`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server not ready within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { url, stop };
-};
-
-const call = async (url, p, body = {}, token) => {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${url}/api/${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return res.json();
-};
-
-const login = async (url, userId, password) => {
-  const key = await call(url, 'v2/user/login/key');
-  const hash = crypto.createHash('sha256').update(`${userId}:${password}`).digest('hex');
-  const cipher = crypto
-    .publicEncrypt(
-      { key: key.data.public_key, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(`${userId}\n${hash}\n${key.data.server_time}`),
-    )
-    .toString('base64');
-  const answer = await call(url, 'v2/user/login', {
-    device_system: 'web',
-    device_model: 'bench',
-    user_id: userId,
-    user_password: cipher,
-    key_id: key.data.key_id,
-  });
-  if (answer.code !== 200) throw new Error(`login ${userId}: ${answer.code} ${answer.msg}`);
-  return answer.data.acc_token;
-};
-
 /** One call after another: the latency one user sees; 20 warm-up calls first. */
-
-/** One call after another: the latency one user sees; 20 warm-up calls first. */
-const timeCalls = async (url, body, token) => {
-  for (let i = 0; i < 20; i++) await call(url, 'v2/iot/dev/statistics/get', body, token);
-  const times = [];
-  let last;
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    last = await call(url, 'v2/iot/dev/statistics/get', body, token);
-    times.push(performance.now() - t0);
-  }
+const timeStatistics = async (url, body, token) => {
+  const { last, ...timings } = await timeCalls(url, 'v2/iot/dev/statistics/get', body, token, SAMPLES);
   if (last.code !== 200) throw new Error(`statistics: ${last.code} ${last.msg}`);
-  return { ...stats(times), devices: last.data.totals.devices };
+  return { ...timings, devices: last.data.totals.devices };
 };
 
-const runDatabase = async (kind) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-bench-stats-'));
-  let databaseUrl;
-  let dropDatabase = async () => {};
-  let server;
-  try {
-    if (kind === 'postgres') {
-      const name = `iot_bench_stats_${crypto.randomBytes(5).toString('hex')}`;
-      const admin = async (q) => {
-        const client = new pg.Client({ connectionString: PG_SERVER_URL });
-        await client.connect();
-        try {
-          await client.query(q);
-        } finally {
-          await client.end();
+const runDatabase = (kind) =>
+  withBenchDatabase(kind, { tmpPrefix: 'iot-bench-stats-', pgPrefix: 'iot_bench_stats' }, async ({ dataDir, databaseUrl, pgliteDir }) => {
+    const seeded = await seed({ databaseUrl, pgliteDir });
+    // Sampled once while seeding: no sample lands inside the timings.
+    const server = await startServer({ databaseUrl, dataDir, unset: ['MQTT_URL'], env: { STATS_SAMPLE_SECONDS: '0' } });
+    try {
+      const adminToken = await login(server.url, 'admin', ADMIN_PASSWORD);
+      const compToken = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
+      const today = Math.floor(Date.now() / 1000 / 86400);
+      const calls = [];
+      for (const [who, token, expected] of [
+        ['company admin (a tenth of the devices)', compToken, seeded.expectTree],
+        ['super admin', adminToken, seeded.expectAll],
+      ]) {
+        for (const days of [30, 366]) {
+          const body = { gmt_start: (today - days + 1) * 86400, gmt_end: (today + 1) * 86400 };
+          const r = await timeStatistics(server.url, body, token);
+          if (r.devices !== expected) throw new Error(`${who}: ${r.devices} devices, expected ${expected}`);
+          calls.push({ what: `statistics, last ${days} days, ${who}`, days, ...r });
         }
-      };
-      await admin(`create database ${name}`);
-      const u = new URL(PG_SERVER_URL);
-      u.pathname = `/${name}`;
-      databaseUrl = u.toString();
-      dropDatabase = () =>
-        KEEP ? Promise.resolve(log(`kept database ${databaseUrl}`)) : admin(`drop database if exists ${name} with (force)`);
-      log(`postgres: database ${name}`);
-    } else log(`pglite: ${dataDir}`);
-    const seeded = await seed({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
-    server = await startServer({ databaseUrl, dataDir });
-    const adminToken = await login(server.url, 'admin', ADMIN_PASSWORD);
-    const compToken = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
-    const today = Math.floor(Date.now() / 1000 / 86400);
-    const calls = [];
-    for (const [who, token, expected] of [
-      ['company admin (a tenth of the devices)', compToken, seeded.expectTree],
-      ['super admin', adminToken, seeded.expectAll],
-    ]) {
-      for (const days of [30, 366]) {
-        const body = { gmt_start: (today - days + 1) * 86400, gmt_end: (today + 1) * 86400 };
-        const r = await timeCalls(server.url, body, token);
-        if (r.devices !== expected) throw new Error(`${who}: ${r.devices} devices, expected ${expected}`);
-        calls.push({ what: `statistics, last ${days} days, ${who}`, days, ...r });
       }
+      return { kind, seeded, calls };
+    } finally {
+      await server.stop();
     }
-    return { kind, seeded, calls };
-  } finally {
-    if (server) await server.stop();
-    if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
-    else log(`kept ${dataDir}`);
-    await dropDatabase();
-  }
-};
-
-const ms = (v) => v.toFixed(v < 10 ? 2 : 1);
-const mark = (ok) => (ok ? '✓' : '✗');
+  });
 
 const print = (r) => {
   const s = r.seeded;
@@ -392,19 +203,10 @@ const print = (r) => {
 
 const main = async () => {
   console.log(
-    `statistics bench: ${DEVICES} devices in ${COMPANIES} companies, ${PRODUCTS} products, ${SAMPLES} sequential calls each; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    `statistics bench: ${DEVICES} devices in ${COMPANIES} companies, ${PRODUCTS} products, ${SAMPLES} sequential calls each; ${machine()}`,
   );
   if (process.env.BENCH_SKIP_BUILD !== '1') buildServer();
-  let failed = false;
-  for (const kind of DBS) {
-    try {
-      print(await runDatabase(kind));
-    } catch (err) {
-      failed = true;
-      console.error(`✗ ${kind}: ${err.stack ?? err}`);
-    }
-  }
-  if (failed) process.exitCode = 1;
+  await runEachDatabase(runDatabase, print);
 };
 
 await main();

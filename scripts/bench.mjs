@@ -7,39 +7,37 @@
 // Knobs: BENCH_USERS (100000), BENCH_COMPANIES (1000), BENCH_SECONDS (10), BENCH_CONNECTIONS (50),
 // BENCH_DB=pglite|postgres|both (both), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_KEEP=1 (keep the seeded database for EXPLAIN).
-import { spawn, spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
+import {
+  ADMIN_PASSWORD,
+  buildServerIfStale,
+  call,
+  createCompanyAdmin,
+  DBS,
+  dist,
+  intEnv,
+  log,
+  login,
+  machine,
+  openSeededDatabase,
+  rootCompany,
+  seedTopCompanies,
+  startServer,
+  withBenchDatabase,
+} from './bench-lib.mjs';
 import { ROOT } from './lib.mjs';
-
-const intEnv = (name, fallback) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
 
 const USERS = intEnv('BENCH_USERS', 100_000);
 const COMPANIES = Math.min(intEnv('BENCH_COMPANIES', 1000), USERS);
 const SECONDS = intEnv('BENCH_SECONDS', 10);
 const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 50);
 const WARMUP_SECONDS = Math.min(3, SECONDS);
-const DBS = { pglite: ['pglite'], postgres: ['postgres'], both: ['pglite', 'postgres'] }[process.env.BENCH_DB || 'both'];
-if (!DBS) throw new Error('BENCH_DB must be pglite, postgres or both');
-/** BENCH_KEEP=1 keeps the seeded database and data directory (for EXPLAIN); drop them yourself. */
-const KEEP = process.env.BENCH_KEEP === '1';
-const PG_SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const ADMIN_PASSWORD = 'Bench#Admin1';
 const COMP_ADMIN_ID = 'bench_comp_admin';
 const COMP_ADMIN_PASSWORD = 'Bench#Comp1';
 const BATCH = 5000;
@@ -49,74 +47,24 @@ const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
 const TARGET_LOGIN_JS_BYTES = 300 * 1000;
 
-const log = (msg) => console.log(`› ${msg}`);
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
-
-// ───────────────────────────── build ─────────────────────────────
-
-const newest = (p) => {
-  if (!fs.existsSync(p)) return 0;
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = st.mtimeMs;
-  for (const entry of fs.readdirSync(p)) max = Math.max(max, newest(path.join(p, entry)));
-  return max;
-};
-const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
-
-const buildServerIfStale = () => {
-  const parts = [
-    ['packages/contract', 'packages/contract/dist/index.js'],
-    ['apps/server', 'apps/server/dist/main.js'],
-  ];
-  // tsc -b rewrites tsconfig.tsbuildinfo on every build, even when no output changed.
-  const stale = parts.some(
-    ([ws, out]) =>
-      !fs.existsSync(path.join(ROOT, out)) ||
-      mtime(path.join(ROOT, ws, 'tsconfig.tsbuildinfo')) <
-        Math.max(newest(path.join(ROOT, ws, 'src')), mtime(path.join(ROOT, ws, 'tsconfig.json'))),
-  );
-  if (!stale) return;
-  for (const [ws] of parts) {
-    log(`building ${ws}`);
-    const res = spawnSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'inherit' });
-    if (res.status !== 0) throw new Error(`npm run build -w ${ws} failed`);
-  }
-};
 
 // ───────────────────────────── seeding ─────────────────────────────
 
-const dist = (p) => import(pathToFileURL(path.join(ROOT, 'apps/server/dist', p)).href);
-
-const quietLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quietLog };
-
 /** Migrates, seeds the menus and the super administrator, then bulk-inserts the companies and users. */
 const seed = async ({ databaseUrl, pgliteDir }) => {
-  const { openDatabase } = await dist('platform/db/database.js');
-  const { migrateToLatest } = await dist('platform/db/migrations.js');
-  const { seedMenus, ensureFirstAdmin, encodePassword } = await dist('platform/seed.js');
+  const { encodePassword } = await dist('platform/seed.js');
   const { hashPassword } = await dist('platform/passwords.js');
 
   const started = performance.now();
-  const database = await openDatabase({ databaseUrl, pgliteDir, poolSize: 2 });
+  const database = await openSeededDatabase({ databaseUrl, pgliteDir });
   const db = database.db;
   try {
-    await migrateToLatest(db);
-    await seedMenus(db);
-    await ensureFirstAdmin(db, ADMIN_PASSWORD, quietLog);
-    const root = await db.selectFrom('company').select(['comp_id', 'comp_path']).where('comp_parent_id', '=', 0).executeTakeFirstOrThrow();
+    const root = await rootCompany(db);
     const now = Math.floor(Date.now() / 1000);
 
     // Companies under the root, with their materialised path and top id (a child of the root is its own top).
-    await sql`
-      insert into company (comp_name, comp_short_name, comp_key, comp_type, comp_parent_id, comp_top_id, comp_path, gmt_create, gmt_update)
-      select 'Bench company ' || g, 'B' || g, 'bench-' || g, 3, ${root.comp_id}::int, 0, '', ${now}::bigint, ${now}::bigint
-      from generate_series(1, ${COMPANIES}::int) g
-    `.execute(db);
-    await sql`
-      update company set comp_path = ${root.comp_path}::text || comp_id || '/', comp_top_id = comp_id
-      where comp_parent_id = ${root.comp_id}::int and comp_path = ''
-    `.execute(db);
+    await seedTopCompanies(db, { root, to: COMPANIES, name: 'Bench company', short: 'B', key: 'bench-', now });
 
     // One custom role per company holding the user menu with the company-tree scope.
     await sql`
@@ -150,26 +98,14 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     // The company administrator: in the middle company, with its role and a known password.
     const comp = await sql`select comp_id, role_id from bench_comp where idx = ${Math.floor(COMPANIES / 2)}::int`.execute(db);
     const { comp_id, role_id } = comp.rows[0];
-    await db
-      .insertInto('app_user')
-      .values({
-        user_id: COMP_ADMIN_ID,
-        password_hash: await hashPassword(encodePassword(COMP_ADMIN_ID, COMP_ADMIN_PASSWORD)),
-        user_name: 'Bench company admin',
-        user_email: '',
-        user_phone: '',
-        user_phone_area: '+86',
-        validity_time: 0,
-        remark: '',
-        pending_registration: false,
-        comp_id,
-        state: 1,
-        user_type: 2,
-        role_id,
-        gmt_create: now,
-        gmt_update: now,
-      })
-      .execute();
+    await createCompanyAdmin(db, {
+      userId: COMP_ADMIN_ID,
+      password: COMP_ADMIN_PASSWORD,
+      userName: 'Bench company admin',
+      compId: comp_id,
+      roleId: role_id,
+      now,
+    });
     await sql`drop table bench_comp`.execute(db);
     // As autovacuum would leave a table after a bulk load: statistics and the visibility map.
     await sql`vacuum analyze`.execute(db);
@@ -183,91 +119,6 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
 };
 
 // ───────────────────────────── server ─────────────────────────────
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-
-const startServer = async ({ databaseUrl, dataDir }) => {
-  const port = await freePort();
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  Object.assign(env, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIR: '',
-    LOG_LEVEL: 'warn',
-    SECRET_KEY: 'bench-secret',
-    LOGIN_MAX_FAILURES_ACCOUNT: '1000000',
-    LOGIN_MAX_FAILURES_ADDRESS: '1000000',
-    NODE_ENV: 'production',
-  });
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`);
-    try {
-      const res = await fetch(`${url}/api/ready`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server not ready within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const stop = async () => {
-    // autocannon drops its sockets at the end of a run: let the requests still in the server finish first.
-    await new Promise((r) => setTimeout(r, 1000));
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { url, stop };
-};
-
-const call = async (url, p, body = {}, token) => {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${url}/api/${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return res.json();
-};
-
-const sha256hex = (s) => crypto.createHash('sha256').update(s).digest('hex');
-
-/** CONTRACT §4: key, RSA-OAEP-SHA256 cipher of `user_id \n encodePassword \n server_time`, login. */
-const login = async (url, userId, password) => {
-  const key = await call(url, 'v2/user/login/key');
-  if (key.code !== 200) throw new Error(`login/key: ${key.code} ${key.msg}`);
-  const plain = `${userId}\n${sha256hex(`${userId}:${password}`)}\n${key.data.server_time}`;
-  const cipher = crypto
-    .publicEncrypt({ key: key.data.public_key, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(plain))
-    .toString('base64');
-  const answer = await call(url, 'v2/user/login', {
-    device_system: 'web',
-    device_model: 'bench',
-    user_id: userId,
-    user_password: cipher,
-    key_id: key.data.key_id,
-  });
-  if (answer.code !== 200) throw new Error(`login ${userId}: ${answer.code} ${answer.msg}`);
-  return answer.data.acc_token;
-};
 
 const cannon = (opts) =>
   new Promise((resolve, reject) => {
@@ -290,73 +141,47 @@ const measure = async (url, p, body, token) => {
   };
 };
 
-const runDatabase = async (kind) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-bench-'));
-  let databaseUrl;
-  let dropDatabase = async () => {};
-  let server;
-  try {
-    if (kind === 'postgres') {
-      const name = `iot_bench_${crypto.randomBytes(5).toString('hex')}`;
-      const admin = async (q) => {
-        const client = new pg.Client({ connectionString: PG_SERVER_URL });
-        await client.connect();
-        try {
-          await client.query(q);
-        } finally {
-          await client.end();
+const runDatabase = (kind) =>
+  withBenchDatabase(kind, { tmpPrefix: 'iot-bench-', pgPrefix: 'iot_bench' }, async ({ dataDir, databaseUrl, pgliteDir }) => {
+    const expected = await seed({ databaseUrl, pgliteDir });
+    // autocannon drops its sockets at the end of a run: let the requests still in the server finish first.
+    const server = await startServer({ databaseUrl, dataDir, settleMs: 1000 });
+    try {
+      const adminToken = await login(server.url, 'admin', ADMIN_PASSWORD);
+      const compToken = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
+
+      // Sanity: each call answers page 1 with the scope's count before we measure it.
+      const listBody = { page_no: 1, page_size: 10 };
+      for (const [who, token, count] of [
+        ['company admin', compToken, expected.expectCompany],
+        ['super admin', adminToken, expected.expectAll],
+      ]) {
+        const a = await call(server.url, 'v2/user/account/list', listBody, token);
+        if (a.code !== 200 || a.data.length !== 10 || a.count !== count) {
+          throw new Error(`${who} list: code ${a.code}, ${a.data?.length} rows, count ${a.count} (expected 10 rows, count ${count})`);
         }
-      };
-      await admin(`create database ${name}`);
-      dropDatabase = () =>
-        KEEP ? Promise.resolve(log(`kept database ${databaseUrl}`)) : admin(`drop database if exists ${name} with (force)`);
-      const u = new URL(PG_SERVER_URL);
-      u.pathname = `/${name}`;
-      databaseUrl = u.toString();
-      log(`postgres: database ${name}`);
-    } else {
-      log(`pglite: ${dataDir}`);
-    }
-    const expected = await seed({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
-    server = await startServer({ databaseUrl, dataDir });
-    const adminToken = await login(server.url, 'admin', ADMIN_PASSWORD);
-    const compToken = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
-
-    // Sanity: each call answers page 1 with the scope's count before we measure it.
-    const listBody = { page_no: 1, page_size: 10 };
-    for (const [who, token, count] of [
-      ['company admin', compToken, expected.expectCompany],
-      ['super admin', adminToken, expected.expectAll],
-    ]) {
-      const a = await call(server.url, 'v2/user/account/list', listBody, token);
-      if (a.code !== 200 || a.data.length !== 10 || a.count !== count) {
-        throw new Error(`${who} list: code ${a.code}, ${a.data?.length} rows, count ${a.count} (expected 10 rows, count ${count})`);
       }
-    }
 
-    const rows = [];
-    log(`${kind}: ping (ceiling)`);
-    rows.push({ name: 'POST /api/v2/ping (ceiling, no token, no DB)', ...(await measure(server.url, 'v2/ping', {})) });
-    log(`${kind}: account/list as company admin`);
-    rows.push({
-      name: `account/list, company admin (count ${expected.expectCompany})`,
-      list: true,
-      ...(await measure(server.url, 'v2/user/account/list', listBody, compToken)),
-    });
-    log(`${kind}: account/list as super admin`);
-    rows.push({
-      name: `account/list, super admin (count ${expected.expectAll})`,
-      list: true,
-      ...(await measure(server.url, 'v2/user/account/list', listBody, adminToken)),
-    });
-    return { kind, rows };
-  } finally {
-    if (server) await server.stop();
-    await dropDatabase().catch((err) => console.error(`could not drop the bench database: ${err.message}`));
-    if (KEEP) log(`kept ${dataDir}`);
-    else fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-};
+      const rows = [];
+      log(`${kind}: ping (ceiling)`);
+      rows.push({ name: 'POST /api/v2/ping (ceiling, no token, no DB)', ...(await measure(server.url, 'v2/ping', {})) });
+      log(`${kind}: account/list as company admin`);
+      rows.push({
+        name: `account/list, company admin (count ${expected.expectCompany})`,
+        list: true,
+        ...(await measure(server.url, 'v2/user/account/list', listBody, compToken)),
+      });
+      log(`${kind}: account/list as super admin`);
+      rows.push({
+        name: `account/list, super admin (count ${expected.expectAll})`,
+        list: true,
+        ...(await measure(server.url, 'v2/user/account/list', listBody, adminToken)),
+      });
+      return { kind, rows };
+    } finally {
+      await server.stop();
+    }
+  });
 
 const printTable = ({ kind, rows }) => {
   const ceiling = rows[0].rps;
@@ -480,8 +305,7 @@ const jsSize = () => {
 
 const main = async () => {
   console.log(
-    `iot-console bench: ${USERS} users in ${COMPANIES} companies, ${CONNECTIONS} connections, ${SECONDS} s per run; ` +
-      `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    `iot-console bench: ${USERS} users in ${COMPANIES} companies, ${CONNECTIONS} connections, ${SECONDS} s per run; ${machine()}`,
   );
   buildServerIfStale();
   const results = [];
