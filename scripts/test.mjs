@@ -15,6 +15,7 @@ run('npx', ['biome', 'check', '.']);
 step('type check');
 run('npx', ['tsc', '-b', 'apps/server']);
 run('npx', ['tsc', '-p', 'apps/web', '--noEmit']);
+run('npx', ['tsc', '--noEmit', '-p', 'apps/server/test']);
 
 step('unit and API tests on PGlite');
 run('npx', ['vitest', 'run'], { env: { ...process.env, TEST_DB: 'pglite' } });

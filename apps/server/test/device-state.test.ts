@@ -42,7 +42,7 @@ const addDevices = async (compId: number, uids: string[]) => {
     .execute();
   const rows = await db
     .insertInto('device')
-    .values(uids.map((uid) => ({ uid, pk, comp_id: compId, gmt_create: now, gmt_update: now })))
+    .values(uids.map((uid) => ({ uid, mac: '', dev_key: '', pk, comp_id: compId, gmt_create: now, gmt_update: now })))
     .returning('id')
     .execute();
   for (const r of rows)
@@ -270,7 +270,7 @@ describe('state derivation', () => {
     const product = await db.selectFrom('product').select('pk').where('comp_id', '=', a.compId).executeTakeFirstOrThrow();
     await db
       .insertInto('device')
-      .values({ uid: 'A-NOSTATE', pk: product.pk, comp_id: a.compId, gmt_create: now, gmt_update: now })
+      .values({ uid: 'A-NOSTATE', mac: '', dev_key: '', pk: product.pk, comp_id: a.compId, gmt_create: now, gmt_update: now })
       .execute();
     ok(await ingest([{ uid: 'A-NOSTATE', type: 'online', network_type: 1 }]));
     expect(await stateOf('A-NOSTATE')).toMatchObject({ online: 1, network_type: 1 });

@@ -118,7 +118,7 @@ describe('add one device', () => {
     ] as const) {
       const res = await add(boss, body);
       fails(res, 406);
-      expect((res.data as { fields: Record<string, string> }).fields[field]).toMatch(/^format:/);
+      expect((res.data as unknown as { fields: Record<string, string> }).fields[field]).toMatch(/^format:/);
     }
     expect(await devicesOf(parent.comp_id)).toBe(1);
   });
@@ -126,10 +126,10 @@ describe('add one device', () => {
   it('answers 409 for a UID or MAC already registered, whatever the case or separators', async () => {
     const a = await add(boss, { uid: 'ab-cd-0001', pk: 'PKPARENT', comp_id: parent.comp_id });
     fails(a, 409);
-    expect((a.data as { fields: Record<string, string> }).fields.uid).toBe('exists');
+    expect((a.data as unknown as { fields: Record<string, string> }).fields.uid).toBe('exists');
     const b = await add(boss, { uid: 'AB-CD-0099', mac: 'aa:bb:cc:dd:ee:01', pk: 'PKPARENT', comp_id: parent.comp_id });
     fails(b, 409);
-    expect((b.data as { fields: Record<string, string> }).fields.mac).toBe('exists');
+    expect((b.data as unknown as { fields: Record<string, string> }).fields.mac).toBe('exists');
   });
 
   it('refuses a foreign company or a product the caller cannot see with 406, storing nothing', async () => {
@@ -137,7 +137,7 @@ describe('add one device', () => {
     fails(await add(boss, { uid: 'FOREIGN-01', pk: 'PKPARENT', comp_id: sibling.comp_id }), 406);
     const res = await add(boss, { uid: 'FOREIGN-02', pk: 'PKSIB', comp_id: parent.comp_id });
     fails(res, 406);
-    expect((res.data as { fields: Record<string, string> }).fields.pk).toBe('not_found');
+    expect((res.data as unknown as { fields: Record<string, string> }).fields.pk).toBe('not_found');
     fails(await add(boss, { uid: 'FOREIGN-03', pk: 'NOPE', comp_id: parent.comp_id }), 406);
     expect(await devicesOf(sibling.comp_id)).toBe(before);
     const n = await dbOf(t).selectFrom('device').select('id').where('uid', 'like', 'FOREIGN-%').execute();
@@ -150,7 +150,7 @@ describe('add one device', () => {
     ok(await add(boss, { uid: 'LIMIT-0002', pk: 'PKPARENT', comp_id: limited.comp_id }));
     const res = await add(boss, { uid: 'LIMIT-0003', pk: 'PKPARENT', comp_id: limited.comp_id });
     fails(res, 406);
-    expect((res.data as { fields: Record<string, string> }).fields.comp_id).toBe('dk_limit');
+    expect((res.data as unknown as { fields: Record<string, string> }).fields.comp_id).toBe('dk_limit');
     expect(await dkOf(limited.comp_id)).toBe(2);
     await expectDkExact(limited.comp_id);
   });
@@ -263,7 +263,7 @@ describe('registerDevices (imports)', () => {
       .execute((trx) =>
         registerDevices(
           trx,
-          { ...scope, path: compPath },
+          { ...scope, path: compPath, compIds: null },
           {
             compId: limited.comp_id,
             importId: null,
@@ -358,7 +358,7 @@ describe('bulk actions', () => {
     const small = await addCompany(t, { comp_name: 'Bulk Small', comp_parent_id: parent.comp_id, dk_limit: 5 });
     const res = await bulk(boss, { action: 'assign_company', comp_id: small.comp_id, filter: { uid: 'CURSOR' } });
     fails(res, 406);
-    expect((res.data as { fields: Record<string, string> }).fields.comp_id).toBe('dk_limit');
+    expect((res.data as unknown as { fields: Record<string, string> }).fields.comp_id).toBe('dk_limit');
     expect(await dkOf(small.comp_id)).toBe(0);
   });
 

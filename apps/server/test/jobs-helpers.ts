@@ -15,7 +15,8 @@ export const buildXlsx = async (rows: (string | number)[][], header: string[] | 
 /** Reads every row of an .xlsx (tests only: small files). */
 export const readXlsx = async (body: ArrayBuffer | Buffer): Promise<unknown[][]> => {
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(body instanceof Buffer ? body : Buffer.from(body));
+  // exceljs types its argument as the old non-generic Buffer.
+  await wb.xlsx.load((body instanceof Buffer ? body : Buffer.from(new Uint8Array(body))) as unknown as Parameters<typeof wb.xlsx.load>[0]);
   const ws = wb.worksheets[0];
   const out: unknown[][] = [];
   ws?.eachRow((row) => {

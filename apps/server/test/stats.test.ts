@@ -35,6 +35,8 @@ const addDevices = async (n: number, compId: number, pk: string, daysAgo: number
     serial += 1;
     return {
       uid: `STAT-${String(serial).padStart(6, '0')}`,
+      mac: '',
+      dev_key: '',
       pk,
       comp_id: compId,
       gmt_create: at(daysAgo, serial),
@@ -252,8 +254,8 @@ describe('monthly level', () => {
       ['all', { kind: 'all' }, {}],
       ['all, one product', { kind: 'all' }, { pk: 'STATPA' }],
       ['all, a subtree', { kind: 'all' }, { comp_id: parent.comp_id }],
-      ['tree', { kind: 'tree', compId: parent.comp_id, path: await pathOf(parent.comp_id) }, {}],
-      ['tree, a product', { kind: 'tree', compId: parent.comp_id, path: await pathOf(parent.comp_id) }, { pk: 'STATPB' }],
+      ['tree', { kind: 'tree', compId: parent.comp_id, path: await pathOf(parent.comp_id), compIds: null }, {}],
+      ['tree, a product', { kind: 'tree', compId: parent.comp_id, path: await pathOf(parent.comp_id), compIds: null }, { pk: 'STATPB' }],
       ['own', { kind: 'own', compId: child.comp_id }, {}],
     ];
     let seed = 11;
