@@ -21,7 +21,7 @@ import {
   openSeededDatabase,
   rootCompany,
   runEachDatabase,
-  seedTopCompanies,
+  seedDevices,
   startServer,
   timeCalls,
   timeSql,
@@ -47,32 +47,17 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
   try {
     const root = await rootCompany(db);
     const now = Math.floor(Date.now() / 1000);
-    await seedTopCompanies(db, { root, to: COMPANIES, name: 'Device bench', short: 'D', key: 'devbench-', now });
-    await sql`
-      insert into product (pk, name, comp_id, create_time, update_time)
-      values ('BENCHPK', 'Bench camera', ${root.comp_id}::int, ${now}::bigint, ${now}::bigint)`.execute(db);
-    await sql`
-      create table bench_comp as
-      select comp_id, (row_number() over (order by comp_id) - 1)::int as idx from company where comp_parent_id = ${root.comp_id}::int`.execute(
-      db,
-    );
-    // Devices round-robin over the companies (the worst case for per-company counters), registered over time.
-    for (let lo = 0; lo < DEVICES; lo += BATCH) {
-      const hi = Math.min(DEVICES, lo + BATCH) - 1;
-      await sql`
-        insert into device (uid, mac, pk, comp_id, dev_key, gmt_create, gmt_update)
-        select 'BENCH-' || lpad(g::text, 8, '0'),
-               upper(regexp_replace(lpad(to_hex(g), 12, '0'), '(..)(?!$)', '\\1:', 'g')),
-               'BENCHPK', b.comp_id, md5(g::text), ${now - DEVICES}::bigint + g, ${now - DEVICES}::bigint + g
-        from generate_series(${lo}::int, ${hi}::int) g join bench_comp b on b.idx = g % ${COMPANIES}::int
-        order by g`.execute(db);
-    }
-    await sql`
-      insert into device_state (device_id, online, active, network_type, last_online, offline_reason)
-      select id, (id % 3 = 0)::int, (id % 2 = 0)::int, (id % 6)::int, case when id % 2 = 0 then gmt_create end, 0 from device`.execute(db);
-    const comp = await sql`select comp_id from bench_comp where idx = ${Math.floor(COMPANIES / 2)}::int`.execute(db);
-    const compId = comp.rows[0].comp_id;
-    await sql`drop table bench_comp`.execute(db);
+    const compIds = await seedDevices(db, {
+      root,
+      devices: DEVICES,
+      companies: COMPANIES,
+      now,
+      name: 'Device bench',
+      short: 'D',
+      key: 'devbench-',
+      batch: BATCH,
+    });
+    const compId = compIds[Math.floor(COMPANIES / 2)];
     const roleId = await createTreeRole(db, { name: 'Device bench admin', compId, menuKeys: ['product', 'product/device'], now });
     await createCompanyAdmin(db, {
       userId: COMP_ADMIN_ID,

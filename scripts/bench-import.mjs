@@ -1,29 +1,47 @@
 // Import/export benchmark (`node scripts/bench-import.mjs`, or `npm run bench` with BENCH_SUITE=jobs|all):
 // for PGlite and PostgreSQL, a 100,000-row .xlsx (UID, MAC, PK; written with the streaming writer) is
 // imported by the server's own job runner (streaming parse, registerDevices in chunks, checkpoint per
-// chunk), then the same devices are exported to .xlsx. Each database runs in a fresh child process so
-// its peak RSS (getrusage maxrss) is the server's own: the database (PGlite is in-process), the
-// parser and the writer.
+// chunk), then the same devices are exported to .xlsx. First, in this (parent) process, the database
+// is seeded with BENCH_IMPORT_BASE_DEVICES devices over BENCH_COMPANIES companies with generate_series
+// (seedDevices in bench-lib.mjs, as the device-list bench does), so the import and export run against a
+// full table. The measurement then runs in a fresh child process per database so its peak RSS
+// (getrusage maxrss) is the server's own: the database (PGlite is in-process), the parser and the writer.
 //
-// Knobs: BENCH_IMPORT_ROWS (100000), BENCH_DB=pglite|postgres|both (both),
+// Knobs: BENCH_IMPORT_ROWS (100000), BENCH_IMPORT_BASE_DEVICES (1000000; 0 for a quick run on an
+// empty table), BENCH_COMPANIES (1000), BENCH_DB=pglite|postgres|both (both),
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, createPgDatabase, DBS, dist, quietLog as quiet } from './bench-lib.mjs';
+import { sql } from 'kysely';
+import {
+  buildServer,
+  DBS,
+  dist,
+  intEnv,
+  log,
+  machine,
+  openSeededDatabase,
+  quietLog as quiet,
+  rootCompany,
+  seedDevices,
+  withBenchDatabase,
+} from './bench-lib.mjs';
 import { ROOT } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
+const BASE_DEVICES = intEnv('BENCH_IMPORT_BASE_DEVICES', 1_000_000, { min: 0 });
+const COMPANIES = intEnv('BENCH_COMPANIES', 1000);
 // Targets (issue 3): import of 100,000 rows < 10 s and < 300 MB peak; export of 100,000 rows < 5 s.
 const TARGET_IMPORT_S = 10;
 const TARGET_IMPORT_MB = 300;
 const TARGET_EXPORT_S = 5;
 const MB = (bytes) => bytes / 1024 / 1024;
 
-/** The measured part, in its own process: one database, one import, one export. */
-const runOne = async (kind) => {
+/** The measured part, in its own process: one (already seeded) database, one import, one export. */
+const runOne = async (kind, sheet, dataDir, databaseUrl) => {
   const { loadConfig } = await dist('config.js');
   const { openDatabase } = await dist('platform/db/database.js');
   const { migrateToLatest } = await dist('platform/db/migrations.js');
@@ -33,9 +51,6 @@ const runOne = async (kind) => {
   const { createJob } = await dist('modules/iot/job.repository.js');
   const { createJobRunner } = await dist('platform/jobs.js');
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
-  const created = kind === 'postgres' ? await createPgDatabase('bench_import', { hexBytes: 4 }) : null;
-  const databaseUrl = created?.databaseUrl;
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite'), poolSize: 4 });
   try {
     await migrateToLatest(database.db);
@@ -52,7 +67,7 @@ const runOne = async (kind) => {
       .values({ pk: 'BENCHIMPORT', name: 'Bench', comp_id: root.comp_id, create_time: now, update_time: now })
       .execute();
 
-    const { key } = await services.storage.put('imports', 'xlsx', fs.createReadStream(process.argv[4]));
+    const { key } = await services.storage.put('imports', 'xlsx', fs.createReadStream(sheet));
     const scope = { kind: 'all' };
     const rssBefore = process.resourceUsage().maxRSS * 1024;
 
@@ -99,8 +114,38 @@ const runOne = async (kind) => {
     );
   } finally {
     await database.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (created) await created.drop();
+  }
+};
+
+/**
+ * The base table, in a child process of its own (its memory is not the measured one's): BASE_DEVICES devices of
+ * product BENCHPK over COMPANIES companies, registered until two days ago (outside the export's
+ * window), their UIDs and MACs apart from the sheet's.
+ */
+const seedBase = async (dataDir, databaseUrl) => {
+  const pgliteDir = path.join(dataDir, 'pglite');
+  const started = performance.now();
+  const database = await openSeededDatabase({ databaseUrl, pgliteDir });
+  try {
+    const db = database.db;
+    const root = await rootCompany(db);
+    const now = Math.floor(Date.now() / 1000) - 2 * 86_400;
+    await seedDevices(db, {
+      root,
+      devices: BASE_DEVICES,
+      companies: COMPANIES,
+      now,
+      name: 'Import bench',
+      short: 'I',
+      key: 'importbench-',
+      uidPrefix: 'BASE-',
+      macOffset: 2 ** 32,
+    });
+    await sql`vacuum analyze`.execute(db);
+    const n = (await sql`select count(*)::int as n from device`.execute(db)).rows[0].n;
+    log(`seeded ${n} devices in ${COMPANIES} companies in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await database.close();
   }
 };
 
@@ -121,10 +166,20 @@ const writeSheet = async (file) => {
 const main = async () => {
   if (!process.env.BENCH_SKIP_BUILD) buildServer();
   const sheet = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sheet-')), 'devices.xlsx');
+  console.log(`xlsx import/export bench: ${ROWS} rows into ${BASE_DEVICES} devices in ${COMPANIES} companies; ${machine()}`);
   await writeSheet(sheet);
   let failed = false;
   for (const kind of DBS) {
-    const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--run', kind, sheet], { cwd: ROOT, encoding: 'utf8' });
+    const res = await withBenchDatabase(kind, { tmpPrefix: 'bench-import-', pgPrefix: 'bench_import' }, async (where) => {
+      const args = [where.dataDir, where.databaseUrl ?? ''];
+      const self = fileURLToPath(import.meta.url);
+      // Seeding in a child of its own: a big parent would hand its peak RSS down to the measured child.
+      if (BASE_DEVICES > 0) {
+        const seeded = spawnSync(process.execPath, [self, '--seed', kind, ...args], { cwd: ROOT, stdio: 'inherit' });
+        if (seeded.status !== 0) throw new Error(`seeding ${kind} failed`);
+      }
+      return spawnSync(process.execPath, [self, '--run', kind, sheet, ...args], { cwd: ROOT, encoding: 'utf8' });
+    });
     const line = res.stdout.split('\n').find((l) => l.startsWith('{'));
     if (res.status !== 0 || !line) {
       console.error(`✗ import/export on ${kind}: ${res.stderr || res.stdout}`);
@@ -139,7 +194,7 @@ const main = async () => {
     const exportGood = r.exportMs / 1000 < TARGET_EXPORT_S;
     failed ||= !importGood || !exportGood;
     console.log(
-      `${ok(importGood)} ${kind}: import ${r.rows} rows ${(r.importMs / 1000).toFixed(2)} s (target < ${TARGET_IMPORT_S} s), ` +
+      `${ok(importGood)} ${kind}: import ${r.rows} rows (into ${BASE_DEVICES} devices) ${(r.importMs / 1000).toFixed(2)} s (target < ${TARGET_IMPORT_S} s), ` +
         `peak RSS ${r.peakImportMB.toFixed(0)} MB, of which the import added ${(r.peakImportMB - r.rssBeforeMB).toFixed(0)} MB ` +
         `(target < ${TARGET_IMPORT_MB} MB; PGlite's engine lives in the server process)`,
     );
@@ -149,5 +204,6 @@ const main = async () => {
   if (failed) process.exitCode = 1;
 };
 
-if (process.argv[2] === '--run') await runOne(process.argv[3]);
+if (process.argv[2] === '--seed') await seedBase(process.argv[4], process.argv[5] || undefined);
+else if (process.argv[2] === '--run') await runOne(process.argv[3], process.argv[4], process.argv[5], process.argv[6] || undefined);
 else await main();

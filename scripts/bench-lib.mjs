@@ -14,11 +14,11 @@ import { ROOT } from './lib.mjs';
 
 // ───────────────────────────── knobs ─────────────────────────────
 
-export const intEnv = (name, fallback) => {
+export const intEnv = (name, fallback, { min = 1 } = {}) => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return n;
 };
 
@@ -140,6 +140,43 @@ export const seedTopCompanies = async (db, { root, from = 1, to, name, short, ke
   await sql`
     update company set comp_path = ${root.comp_path}::text || comp_id || '/', comp_top_id = comp_id
     where comp_parent_id = ${root.comp_id}::int and comp_path = ''`.execute(db);
+};
+
+/**
+ * `devices` devices with their state rows, round-robin over `companies` new top companies under
+ * `root` (the worst case for per-company counters), all of product `pk` (created here), with
+ * generate_series in batches of `batch`: uid `${uidPrefix}` + 8 digits, MAC the hex of
+ * `macOffset` + g, registered one a second until `now` - 1. Answers the companies' ids in order.
+ */
+export const seedDevices = async (
+  db,
+  { root, devices, companies, now, name, short, key, pk = 'BENCHPK', uidPrefix = 'BENCH-', macOffset = 0, batch = 100_000 },
+) => {
+  await seedTopCompanies(db, { root, to: companies, name, short, key, now });
+  await sql`
+    insert into product (pk, name, comp_id, create_time, update_time)
+    values (${pk}::text, 'Bench camera', ${root.comp_id}::int, ${now}::bigint, ${now}::bigint)`.execute(db);
+  await sql`
+    create table bench_comp as
+    select comp_id, (row_number() over (order by comp_id) - 1)::int as idx
+    from company where comp_parent_id = ${root.comp_id}::int and comp_key like ${`${key}%`}::text`.execute(db);
+  for (let lo = 0; lo < devices; lo += batch) {
+    const hi = Math.min(devices, lo + batch) - 1;
+    await sql`
+      insert into device (uid, mac, pk, comp_id, dev_key, gmt_create, gmt_update)
+      select ${uidPrefix}::text || lpad(g::text, 8, '0'),
+             upper(regexp_replace(lpad(to_hex(${macOffset}::bigint + g), 12, '0'), '(..)(?!$)', '\\1:', 'g')),
+             ${pk}::text, b.comp_id, md5(g::text), ${now - devices}::bigint + g, ${now - devices}::bigint + g
+      from generate_series(${lo}::int, ${hi}::int) g join bench_comp b on b.idx = g % ${companies}::int
+      order by g`.execute(db);
+  }
+  await sql`
+    insert into device_state (device_id, online, active, network_type, last_online, offline_reason)
+    select id, (id % 3 = 0)::int, (id % 2 = 0)::int, (id % 6)::int, case when id % 2 = 0 then gmt_create end, 0
+    from device where pk = ${pk}::text`.execute(db);
+  const ids = await sql`select comp_id from bench_comp order by idx`.execute(db);
+  await sql`drop table bench_comp`.execute(db);
+  return ids.rows.map((r) => r.comp_id);
 };
 
 /** A company-tree role in `compId` holding the menus `menuKeys`; answers its id. */
