@@ -63,5 +63,3 @@ export const httpStatusOf = (code: number): number => {
   if (code === ErrorCode.PAYLOAD_TOO_LARGE) return 413;
   return 200;
 };
-
-export const isKnownErrorCode = (code: number): code is ErrorCodeValue => code in errorMessages;

@@ -130,6 +130,3 @@ export const flattenMenuSeeds = (tree: MenuSeed[] = MENU_TREE): MenuSeed[] =>
   tree.flatMap((m) => [m, ...flattenMenuSeeds(m.children ?? [])]);
 
 export const ALL_MENU_KEYS: string[] = flattenMenuSeeds().map((m) => m.key);
-export const LEAF_MENU_KEYS: string[] = flattenMenuSeeds()
-  .filter((m) => !m.children)
-  .map((m) => m.key);

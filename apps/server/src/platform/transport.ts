@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import { type Access, type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { writeAudit } from './audit.js';
 import type { RequestContext, Services, Session } from './context.js';
 import type { Conn } from './db/database.js';
 import { AppError, uniqueViolationOf } from './errors.js';
 import { scopeOf } from './scope.js';
-import { nowSeconds } from './time.js';
 import { fieldErrorsOf } from './validation.js';
 
 export interface ListResult<T = unknown> {
@@ -130,8 +130,7 @@ const recordAudit = async (
     api.kind === 'add' && result && typeof result === 'object' ? (result as Record<string, unknown>)[entity.idField] : undefined;
   const ids = api.kind === 'add' ? (typeof addedId === 'number' ? [addedId] : []) : beforeRows.map((r) => r[entity.idField] as number);
   const afterRows = api.kind === 'del' ? [] : await entity.load(ctx.conn, ids);
-  const now = nowSeconds();
-  const rows = ids.map((id) => {
+  const entries = ids.map((id) => {
     const before = beforeRows.find((r) => r[entity.idField] === id);
     const after = afterRows.find((r) => r[entity.idField] === id);
     const changes = diff(before, after, secretFields);
@@ -139,25 +138,16 @@ const recordAudit = async (
     for (const key of Object.keys(input)) {
       if ((secretFields.has(key) || isSecretName(key)) && api.kind === 'set') changes[key] = { before: SECRET_MASK, after: SECRET_MASK };
     }
-    const compId = (after?.comp_id ?? before?.comp_id ?? ctx.session?.compId ?? 0) as number;
     return {
-      user_id: ctx.session?.userId ?? String(input.user_id ?? ''),
-      comp_id: ctx.session?.compId ?? compId,
       path: api.path,
       action: api.kind,
       target_id: String(id),
-      changes: JSON.stringify(changes),
-      ip: ctx.ip,
-      request_id: ctx.requestId,
-      gmt_create: now,
+      changes,
+      comp_id: (after?.comp_id ?? before?.comp_id ?? 0) as number,
+      user_id: String(input.user_id ?? ''),
     };
   });
-  if (rows.length > 0) {
-    await ctx.conn
-      .insertInto('audit_log')
-      .values(rows as never)
-      .execute();
-  }
+  await writeAudit(ctx.conn, ctx, entries);
 };
 
 /**

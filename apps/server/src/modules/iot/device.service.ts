@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { API, type DeviceAddInput, type DeviceBulkInput, type DeviceRow, ErrorCode, normalizeMac, normalizeUid } from '@iot/contract';
+import { writeAudit } from '../../platform/audit.js';
 import type { RequestContext, Scope } from '../../platform/context.js';
 import type { Conn, Db } from '../../platform/db/database.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
@@ -227,23 +228,17 @@ export const bulkDevices = async (ctx: RequestContext, input: DeviceBulkInput) =
   } else {
     changed = await deleteDevices(conn, selection());
   }
-  await conn
-    .insertInto('audit_log')
-    .values({
-      user_id: ctx.session?.userId ?? '',
-      comp_id: ctx.session?.compId ?? 0,
+  await writeAudit(conn, ctx, [
+    {
       path: API.deviceBulk.path,
       action: input.action,
       target_id: input.ids ? input.ids.join(',').slice(0, 200) : 'filter',
-      changes: JSON.stringify({
+      changes: {
         selection: { before: null, after: input.ids ? { ids: input.ids } : { filter: input.filter } },
         target: { before: null, after: input.comp_id ?? input.pk ?? null },
         changed: { before: null, after: changed },
-      }) as never,
-      ip: ctx.ip,
-      request_id: ctx.requestId,
-      gmt_create: now,
-    })
-    .execute();
+      },
+    },
+  ]);
   return { action: input.action, changed };
 };

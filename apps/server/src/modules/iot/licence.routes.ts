@@ -9,6 +9,7 @@ import {
 } from '@iot/contract';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
+import { writeAudit } from '../../platform/audit.js';
 import type { RequestContext, Scope, Services } from '../../platform/context.js';
 import { issueTicket, readTicket } from '../../platform/download-ticket.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
@@ -66,24 +67,19 @@ const useCode = (ctx: RequestContext, input: { code: string; uid: string }) =>
     if (out.result !== 'bound' || out.id === undefined) throw refusal(out.result === 'bound' ? 'used' : out.result);
     const [row] = await getLicences(trx, [out.id]);
     if (!row) throw notFound('licence code');
-    await trx
-      .insertInto('audit_log')
-      .values({
-        user_id: ctx.session?.userId ?? '',
-        comp_id: ctx.session?.compId ?? row.comp_id,
+    await writeAudit(trx, ctx, [
+      {
         path: API.licCodeUse.path,
         action: 'use',
         target_id: String(row.id),
-        changes: JSON.stringify({
+        comp_id: row.comp_id,
+        changes: {
           state: { before: 'unused', after: 'used' },
           uid: { before: null, after: row.uid },
           gmt_use: { before: null, after: row.gmt_use },
-        }) as never,
-        ip: ctx.ip,
-        request_id: ctx.requestId,
-        gmt_create: now,
-      })
-      .execute();
+        },
+      },
+    ]);
     return row;
   });
 

@@ -133,13 +133,3 @@ export const enablePendingUsers = async (conn: Conn, compId: number) => {
     .where('pending_registration', '=', true)
     .execute();
 };
-
-export const countUsers = async (conn: Conn) =>
-  Number(
-    (
-      await conn
-        .selectFrom('app_user')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );

@@ -38,8 +38,6 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
-export const LATEST_MIGRATION = Object.keys(migrations).at(-1) as string;
-
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema.
 export const migrateToLatest = async (db: Kysely<any>): Promise<void> => {
   const migrator = new Migrator({ db, provider: new CodeMigrationProvider() });
