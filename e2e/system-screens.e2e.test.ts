@@ -148,8 +148,8 @@ describe('system screens', () => {
       const { page } = b;
       await logIn(page, account.userId, account.password);
       await page.goto(url('/user/info?lang=en'));
-      await shown(page.getByText(account.userId, { exact: true }));
-      await shown(page.getByText(account.company.comp_name, { exact: true }));
+      await shown(page.getByRole('main').getByText(account.userId, { exact: true }));
+      await shown(page.getByRole('main').getByText(account.company.comp_name, { exact: true }));
 
       const form = page.getByRole('form', { name: 'Change password' });
       await page.getByLabel('Current password').fill('not-my-password');
