@@ -9,7 +9,8 @@
 //
 // Knobs: BENCH_IMPORT_ROWS (100000), BENCH_IMPORT_BASE_DEVICES (1000000; 0 for a quick run on an
 // empty table), BENCH_COMPANIES (1000), BENCH_DB=pglite|postgres|both (both),
-// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres).
+// BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_IMPORT_NODE_FLAGS. The measured child applies
+// HEAP_GROWING_PERCENT as the server does (platform/heap.ts; HEAP_GROWING_PERCENT=0 shows V8's default).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,6 +40,8 @@ const TARGET_IMPORT_S = 10;
 const TARGET_IMPORT_MB = 300;
 const TARGET_EXPORT_S = 5;
 const MB = (bytes) => bytes / 1024 / 1024;
+/** BENCH_IMPORT_NODE_FLAGS: node flags for the measured child only (e.g. `--cpu-prof --cpu-prof-dir=prof` or `--trace-gc`). */
+const nodeFlags = (process.env.BENCH_IMPORT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** The measured part, in its own process: one (already seeded) database, one import, one export. */
 const runOne = async (kind, sheet, dataDir, databaseUrl) => {
@@ -47,16 +50,19 @@ const runOne = async (kind, sheet, dataDir, databaseUrl) => {
   const { migrateToLatest } = await dist('platform/db/migrations.js');
   const { seedMenus, ensureFirstAdmin } = await dist('platform/seed.js');
   const { buildApp } = await dist('app.js');
+  const { tuneHeap } = await dist('platform/heap.js');
   const { jobServicesOf, JOB_HANDLERS } = await dist('modules/iot/job-files.js');
   const { createJob } = await dist('modules/iot/job.repository.js');
   const { createJobRunner } = await dist('platform/jobs.js');
 
+  // As main.ts does at start (HEAP_GROWING_PERCENT).
+  const config = { ...loadConfig(process.env), dataDir, webDir: undefined, secretKey: 'bench', jobWorkers: 0 };
+  tuneHeap(config.heapGrowingPercent);
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite'), poolSize: 4 });
   try {
     await migrateToLatest(database.db);
     await seedMenus(database.db);
     await ensureFirstAdmin(database.db, 'Bench#Admin1', quiet);
-    const config = { ...loadConfig({}), dataDir, webDir: undefined, secretKey: 'bench', jobWorkers: 0 };
     const app = await buildApp({ config, database, logger: false });
     const services = jobServicesOf(app);
     const db = database.db;
@@ -72,6 +78,12 @@ const runOne = async (kind, sheet, dataDir, databaseUrl) => {
     const rssBefore = process.resourceUsage().maxRSS * 1024;
 
     const runner = createJobRunner({ services, handlers: JOB_HANDLERS, log: quiet });
+    // Where the memory is at its highest: V8 heap, external (Buffers), array buffers, sampled every 50 ms.
+    const top = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      for (const k of Object.keys(top)) top[k] = Math.max(top[k], m[k]);
+    }, 50);
     const t0 = performance.now();
     const importId = await createJob(db, {
       kind: 'device_import',
@@ -84,6 +96,7 @@ const runOne = async (kind, sheet, dataDir, databaseUrl) => {
     await runner.drain();
     const importMs = performance.now() - t0;
     const peakImport = process.resourceUsage().maxRSS * 1024;
+    clearInterval(sampler);
     const job = await db.selectFrom('job').selectAll().where('id', '=', importId).executeTakeFirstOrThrow();
     if (job.state !== 'done' || job.ok_count !== ROWS) throw new Error(`import ended ${job.state} ${job.error} ok=${job.ok_count}`);
 
@@ -110,6 +123,7 @@ const runOne = async (kind, sheet, dataDir, databaseUrl) => {
         rssBeforeMB: MB(rssBefore),
         peakImportMB: MB(peakImport),
         peakAllMB: MB(peakAll),
+        importTopMB: Object.fromEntries(Object.entries(top).map(([k, v]) => [k, Math.round(MB(v))])),
       }),
     );
   } finally {
@@ -178,7 +192,7 @@ const main = async () => {
         const seeded = spawnSync(process.execPath, [self, '--seed', kind, ...args], { cwd: ROOT, stdio: 'inherit' });
         if (seeded.status !== 0) throw new Error(`seeding ${kind} failed`);
       }
-      return spawnSync(process.execPath, [self, '--run', kind, sheet, ...args], { cwd: ROOT, encoding: 'utf8' });
+      return spawnSync(process.execPath, [...nodeFlags, self, '--run', kind, sheet, ...args], { cwd: ROOT, encoding: 'utf8' });
     });
     const line = res.stdout.split('\n').find((l) => l.startsWith('{'));
     if (res.status !== 0 || !line) {
@@ -198,6 +212,7 @@ const main = async () => {
         `peak RSS ${r.peakImportMB.toFixed(0)} MB, of which the import added ${(r.peakImportMB - r.rssBeforeMB).toFixed(0)} MB ` +
         `(target < ${TARGET_IMPORT_MB} MB; PGlite's engine lives in the server process)`,
     );
+    console.log(`  ${kind}: import's highest samples (MB): ${JSON.stringify(r.importTopMB)}`);
     console.log(`${ok(exportGood)} ${kind}: export ${r.rows} rows ${(r.exportMs / 1000).toFixed(2)} s (target < ${TARGET_EXPORT_S} s)`);
   }
   fs.rmSync(path.dirname(sheet), { recursive: true, force: true });

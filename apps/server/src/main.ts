@@ -4,10 +4,12 @@ import { loadConfig } from './config.js';
 import { withIngestServiceKey } from './modules/iot/ingest-key.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
+import { tuneHeap } from './platform/heap.js';
 import { ensureFirstAdmin, seedMenus } from './platform/seed.js';
 
 // Unset INGEST_SERVICE_KEY: the key of DATA_DIR/ingest.key (created on first start), for the simulator.
 const config = withIngestServiceKey(loadConfig());
+tuneHeap(config.heapGrowingPercent);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
 await migrateToLatest(database.db);
 await seedMenus(database.db);

@@ -1,9 +1,10 @@
 import type { DeviceFilter } from '@iot/contract';
+import { sql } from 'kysely';
 import { JobFailure, type JobHandler, JobInterrupted } from '../../platform/jobs.js';
 import { filteredDevices } from './device.repository.js';
 import { createSheetWriter } from './xlsx.js';
 
-/** Rows fetched per keyset batch (by id, so each batch is one index range scan). */
+/** Rows fetched per keyset batch. */
 const BATCH = 5_000;
 
 const iso = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : '');
@@ -101,10 +102,15 @@ export const exportHandler =
     const writer = createSheetWriter(services.storage, 'exports', layout.sheet, layout.header, layout.widths);
     let done = 0;
     try {
-      let after = 0;
+      // Keyset on (registration time, id), the order of device_created_idx: every export has a
+      // registration window, so each batch is one range scan of that index inside the window, and the
+      // state and company rows are joined per device. (An id keyset walked every older device before
+      // the window and made a merge join re-read device_state from its first row on each batch.)
+      let after: { time: number; id: number } | null = null;
       for (;;) {
+        const from = after;
         const batch = (await base()
-          .where('d.id', '>', after)
+          .$if(from !== null, (q) => q.where(sql<boolean>`(d.gmt_create, d.id) > (${from?.time}::bigint, ${from?.id}::bigint)`))
           .leftJoin('device_state as s', 's.device_id', 'd.id')
           .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
           .select([
@@ -126,13 +132,15 @@ export const exportHandler =
             's.offline_reason',
             's.country',
           ])
+          .orderBy('d.gmt_create')
           .orderBy('d.id')
           .limit(BATCH)
           .execute()) as ExportRow[];
         for (const r of batch) writer.addRow(layout.row(r));
         done += batch.length;
         if (batch.length < BATCH) break;
-        after = (batch[batch.length - 1] as ExportRow).id;
+        const last = batch[batch.length - 1] as ExportRow;
+        after = { time: Number(last.gmt_create), id: Number(last.id) };
         await ctx.report({ done, total: Math.max(total, done) });
         if (ctx.isStopping()) throw new JobInterrupted();
       }

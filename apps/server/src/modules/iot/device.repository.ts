@@ -365,20 +365,27 @@ export interface NewDevice {
   gmt_update: number;
 }
 
-/** One multi-row INSERT; rows a concurrent registration won (unique UID/MAC) are skipped, not failed. */
+/**
+ * One INSERT of the rows given as column arrays (`unnest`): a constant statement with eight
+ * parameters whatever the number of rows, so a bulk import builds no per-cell query tree and its
+ * prepared statement is reused. Rows a concurrent registration won (unique UID/MAC) are skipped, not failed.
+ */
 export const insertDevices = async (conn: Conn, rows: NewDevice[]): Promise<{ id: number; uid: string }[]> => {
   if (rows.length === 0) return [];
-  const inserted = await conn
-    .insertInto('device')
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .returning(['id', 'uid'])
-    .execute();
-  if (inserted.length > 0) {
+  const column = <K extends keyof NewDevice>(key: K) => rows.map((r) => r[key]);
+  const inserted = await sql<{ id: string | number; uid: string }>`
+    insert into device (uid, mac, pk, comp_id, dev_key, import_id, gmt_create, gmt_update)
+    select * from unnest(
+      ${column('uid')}::text[], ${column('mac')}::text[], ${column('pk')}::text[], ${column('comp_id')}::int[],
+      ${column('dev_key')}::text[], ${column('import_id')}::bigint[], ${column('gmt_create')}::bigint[], ${column('gmt_update')}::bigint[]
+    )
+    on conflict do nothing
+    returning id, uid`.execute(conn);
+  if (inserted.rows.length > 0) {
     // Every other state column has its default (never seen, offline); ingestion fills them.
-    await sql`insert into device_state (device_id) select unnest(${inserted.map((r) => Number(r.id))}::bigint[])`.execute(conn);
+    await sql`insert into device_state (device_id) select unnest(${inserted.rows.map((r) => Number(r.id))}::bigint[])`.execute(conn);
   }
-  return inserted.map((r) => ({ id: Number(r.id), uid: r.uid }));
+  return inserted.rows.map((r) => ({ id: Number(r.id), uid: r.uid }));
 };
 
 /** How many of the selected devices are not already in this company. */

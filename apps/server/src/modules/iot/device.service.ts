@@ -43,7 +43,11 @@ export interface RegisterInput {
 /** Rows per INSERT statement (4 columns that vary: far below PostgreSQL's 65,535 parameters). */
 const CHUNK = 1_000;
 
-const newDeviceKey = () => crypto.randomBytes(16).toString('hex');
+/** Per-device secrets (128 bits each, hex), one draw from the CSPRNG for a whole batch. */
+const deviceKeys = (n: number) => {
+  const bytes = crypto.randomBytes(16 * n);
+  return (i: number) => bytes.toString('hex', 16 * i, 16 * i + 16);
+};
 
 /**
  * Registers devices for one company inside the caller's connection or transaction (the
@@ -78,6 +82,7 @@ export const registerDevices = async (conn: Conn, scope: Scope, input: RegisterI
   const seenMac = new Map<string, number>();
   const accepted: { index: number; row: NewDevice }[] = [];
   const now = nowSeconds();
+  const keyOf = deviceKeys(parsed.length);
   parsed.forEach((p, index) => {
     const result = results[index] as RegisterResult;
     if (p.uid === null) result.reason = 'uid_format';
@@ -103,7 +108,7 @@ export const registerDevices = async (conn: Conn, scope: Scope, input: RegisterI
           mac: p.mac,
           pk: p.pk,
           comp_id: input.compId,
-          dev_key: newDeviceKey(),
+          dev_key: keyOf(index),
           import_id: input.importId,
           gmt_create: now,
           gmt_update: now,
