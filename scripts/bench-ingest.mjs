@@ -1,11 +1,11 @@
 // Ingestion benchmark: device state events per second through `POST /api/v2/iot/ingest/events`
-// on PGlite and on PostgreSQL. Seeds BENCH_INGEST_DEVICES devices (one company, one product,
-// with their state rows), starts the built server in this process (no request logs), then
+// on PGlite and on PostgreSQL. Seeds BENCH_INGEST_DEVICES devices over BENCH_COMPANIES companies (one
+// product, with their state rows; seedDevices of bench-lib.mjs), starts the built server in this process (no request logs), then
 // BENCH_INGEST_CONCURRENCY clients post batches of BENCH_INGEST_BATCH events for
 // BENCH_INGEST_SECONDS: 90 % heartbeats, the rest online/offline/NAT changes/properties, on
 // random devices. Prints events/s per database beside the target (10,000 events/s on PostgreSQL).
 //
-// Knobs: BENCH_INGEST_DEVICES (100000), BENCH_INGEST_BATCH (1000), BENCH_INGEST_CONCURRENCY (4),
+// Knobs: BENCH_INGEST_DEVICES (1000000), BENCH_COMPANIES (1000), BENCH_INGEST_BATCH (1000), BENCH_INGEST_CONCURRENCY (4),
 // BENCH_INGEST_SECONDS (10), BENCH_DB=pglite|postgres|both (both),
 // BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres; a random database is made and dropped).
 import crypto from 'node:crypto';
@@ -13,10 +13,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { createPgDatabase, DBS, dist, intEnv, log } from './bench-lib.mjs';
+import { createPgDatabase, DBS, dist, intEnv, log, rootCompany, seedDevices } from './bench-lib.mjs';
 import { run } from './lib.mjs';
 
-const DEVICES = intEnv('BENCH_INGEST_DEVICES', 100_000);
+const DEVICES = intEnv('BENCH_INGEST_DEVICES', 1_000_000);
+const COMPANIES = intEnv('BENCH_COMPANIES', 1000);
 const BATCH = intEnv('BENCH_INGEST_BATCH', 1000);
 const CONCURRENCY = intEnv('BENCH_INGEST_CONCURRENCY', 4);
 const SECONDS = intEnv('BENCH_INGEST_SECONDS', 10);
@@ -30,17 +31,20 @@ const { openDatabase } = await dist('platform/db/database.js');
 const { migrateToLatest } = await dist('platform/db/migrations.js');
 const { ensureFirstAdmin, seedMenus } = await dist('platform/seed.js');
 
+/** BENCH_INGEST_DEVICES devices (UIDs BENCH00000000…) over BENCH_COMPANIES companies, with their state rows (a third online). */
 const seed = async (db) => {
+  const root = await rootCompany(db);
   const now = Math.floor(Date.now() / 1000);
-  await sql`insert into product (pk, name, comp_id, create_time, update_time) values ('benchpk', 'bench', 1, ${now}, ${now})`.execute(db);
-  for (let from = 0; from < DEVICES; from += 50_000) {
-    const to = Math.min(DEVICES, from + 50_000) - 1;
-    await sql`
-      insert into device (uid, pk, comp_id, gmt_create, gmt_update)
-      select 'BENCH' || lpad(n::text, 8, '0'), 'benchpk', 1, ${now}, ${now} from generate_series(${from}::int, ${to}::int) n
-    `.execute(db);
-  }
-  await sql`insert into device_state (device_id) select id from device`.execute(db);
+  await seedDevices(db, {
+    root,
+    devices: DEVICES,
+    companies: COMPANIES,
+    now,
+    name: 'Ingest bench',
+    short: 'G',
+    key: 'ingestbench-',
+    uidPrefix: 'BENCH',
+  });
   await sql`analyze`.execute(db);
 };
 
@@ -135,7 +139,9 @@ for (const kind of DBS) {
   results.push(r);
 }
 console.log('');
-console.log(`Ingestion: ${DEVICES.toLocaleString('en')} devices, batches of ${BATCH}, ${CONCURRENCY} concurrent clients, ${SECONDS} s`);
+console.log(
+  `Ingestion: ${DEVICES.toLocaleString('en')} devices in ${COMPANIES.toLocaleString('en')} companies, batches of ${BATCH}, ${CONCURRENCY} concurrent clients, ${SECONDS} s`,
+);
 for (const r of results) {
   const target =
     r.kind === 'postgres'
