@@ -88,6 +88,11 @@ describe('device state', () => {
     await page.getByText('State history').waitFor();
     const history = page.getByRole('table', { name: 'State history' });
     await expect.poll(() => history.getByRole('row').filter({ hasText: 'Online' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // The connection's details in words: field names and the NAT type by name, not the wire's keys and numbers.
+    const online = (await history.getByRole('row').filter({ hasText: 'Online' }).first().textContent()) ?? '';
+    expect(online).toMatch(/Network type: (Unknown|Public network|[A-Za-z-]+ NAT)/);
+    expect(online).toMatch(/Vendor: /);
+    expect(online).not.toContain('network_type');
     await shot(page, 'operate-device-en');
   });
 

@@ -30,15 +30,28 @@ const historyFilters: FieldConfig[] = [
   { name: 'time_range', type: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
 ];
 
-const detailText = (detail: Record<string, unknown>) =>
-  Object.entries(detail)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
+/** An event's details in the console's language: field names, NAT types and wake states by name, times formatted. */
+const EventDetail = ({ detail }: { detail: Record<string, unknown> }) => {
+  const { t } = useTranslation();
+  const value = (k: string, v: unknown) => {
+    if (k === 'network_type' && typeof v === 'number') return t(`device_state.network_types.${v}`, { defaultValue: String(v) });
+    if (k === 'wake_state' && typeof v === 'number') return t(`device_state.wake_states.${v}`, { defaultValue: String(v) });
+    if (k === 'last_seen' && typeof v === 'number') return formatTime(v);
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  };
+  return (
+    <>
+      {Object.entries(detail)
+        .map(([k, v]) => `${t(`device_state.event_fields.${k}`, { defaultValue: k })}: ${value(k, v)}`)
+        .join(', ')}
+    </>
+  );
+};
 
 const historyColumns: ColumnConfig<StateHistoryRow>[] = [
   { key: 'ts', time: true },
   { key: 'type', enumPrefix: 'device_state.event_types' },
-  { key: 'detail', render: (d: Record<string, unknown>) => detailText(d) },
+  { key: 'detail', render: (d: Record<string, unknown>) => <EventDetail detail={d} /> },
 ];
 
 const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
