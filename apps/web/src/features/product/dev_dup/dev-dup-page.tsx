@@ -38,6 +38,8 @@ const FromRegistration = () => {
 
 const columns: ColumnConfig<DuplicateRow>[] = [
   { key: 'gmt_create', time: true },
+  // The state first after the time: with the many columns scrolled, pending rows still stand out.
+  { key: 'state', enumPrefix: 'jobs.dup.states', tagColors: STATE_COLORS },
   { key: 'uid' },
   { key: 'mac' },
   { key: 'pk' },
@@ -52,7 +54,6 @@ const columns: ColumnConfig<DuplicateRow>[] = [
     ),
   },
   { key: 'import_id', render: (_: unknown, row: DuplicateRow) => row.import_id ?? <FromRegistration /> },
-  { key: 'state', enumPrefix: 'jobs.dup.states', tagColors: STATE_COLORS },
   { key: 'resolution', enumPrefix: 'jobs.dup.resolutions' },
   { key: 'resolved_by' },
 ];
