@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDevices } from '../src/modules/iot/device.repository.js';
 import { registerDevices } from '../src/modules/iot/device.service.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { addCompany, addProduct, addRole, addUser, dbOf, fails, nowSeconds, ok } from './helpers.js';
@@ -251,6 +252,37 @@ const registerDevicesAs = async (compId: number, n: number, prefix: string) =>
     );
 
 describe('registerDevices (imports)', () => {
+  it('a row another registration won after the pre-check is skipped; the rest are stored with their state rows', async () => {
+    // The race itself: a UID registered between registerDevices' check and its INSERT (here: the check skipped).
+    await registerDevicesAs(parent.comp_id, 1, 'RACE');
+    const now = nowSeconds();
+    const row = (uid: string) => ({
+      uid,
+      mac: '',
+      pk: 'PKPARENT',
+      comp_id: parent.comp_id,
+      dev_key: 'k',
+      import_id: null,
+      gmt_create: now,
+      gmt_update: now,
+    });
+    const dkBefore = await dkOf(parent.comp_id);
+    const stored = await dbOf(t)
+      .transaction()
+      .execute(async (trx) => {
+        const inserted = await insertDevices(trx, [row('RACE-000000'), row('RACE-NEW-01'), row('RACE-NEW-02')]);
+        // The transaction is still usable after the conflict.
+        await sql`select 1`.execute(trx);
+        return inserted;
+      });
+    expect(stored.map((r) => r.uid).sort()).toEqual(['RACE-NEW-01', 'RACE-NEW-02']);
+    const states = await sql<{ n: number }>`
+      select count(*)::int as n from device_state s join device d on d.id = s.device_id where d.uid like 'RACE-NEW-%'`.execute(dbOf(t));
+    expect(states.rows[0]?.n).toBe(2);
+    expect(await dkOf(parent.comp_id)).toBe(dkBefore + 2);
+    await expectDkExact(parent.comp_id);
+  });
+
   it('answers a result per row and stores only the valid ones', async () => {
     const limited = await addCompany(t, { comp_name: 'Import Limited', comp_parent_id: parent.comp_id, dk_limit: 4 });
     const existing = (await list(boss, { uid: 'AB-CD-0001' })).rows[0] as Row;
