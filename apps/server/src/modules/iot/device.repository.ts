@@ -113,10 +113,11 @@ const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 export const filteredDevices = (conn: Conn, scope: Scope, f: DeviceFilter): DeviceQuery => {
   let q = conn.selectFrom('device as d').where(inScope(scope, 'd.comp_id'));
   if (f.comp_id) q = q.where('d.comp_id', '=', f.comp_id);
-  if (f.uid) q = q.where('d.uid', 'like', `${escapeLike(f.uid.toUpperCase())}%`);
+  // upper(…): the unique text_pattern_ops indexes (migration 0014) serve the prefixes.
+  if (f.uid) q = q.where(sql`upper(d.uid)`, 'like', `${escapeLike(f.uid.toUpperCase())}%`);
   if (f.mac) {
     const prefix = macFilterPrefix(f.mac);
-    q = prefix ? q.where('d.mac', 'like', `${escapeLike(prefix)}%`) : q;
+    q = prefix ? q.where(sql`upper(d.mac)`, 'like', `${escapeLike(prefix)}%`).where('d.mac', '<>', '') : q;
   }
   if (f.pk) q = q.where('d.pk', '=', f.pk);
   if (f.gmt_start !== undefined) q = q.where('d.gmt_create', '>=', f.gmt_start);

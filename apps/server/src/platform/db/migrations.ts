@@ -11,6 +11,7 @@ import { migration as m0010 } from './migrations/0010_stats_months.js';
 import { migration as m0011 } from './migrations/0011_licences.js';
 import { migration as m0012 } from './migrations/0012_online_now.js';
 import { migration as m0013 } from './migrations/0013_heartbeat_hot.js';
+import { migration as m0014 } from './migrations/0014_device_key_indexes.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0011_licences': m0011,
   '0012_online_now': m0012,
   '0013_heartbeat_hot': m0013,
+  '0014_device_key_indexes': m0014,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
