@@ -17,6 +17,8 @@ import { orderTerm, type SortSpec, sortOf } from '../../platform/sorting.js';
 
 /** Ids per block of `device_block` (migration 0006): `id >> 16`. */
 const BLOCK_SHIFT = 16;
+/** A UID/MAC-prefixed list with at most this many matches sorts them instead of walking the id index. */
+const PREFIX_SORT_MAX = 20_000;
 /** Below this offset a plain OFFSET on the narrow index is already fast. */
 const DEEP_OFFSET = 2_000;
 
@@ -179,24 +181,6 @@ export const listDevices = async (conn: Conn, scope: Scope, f: DeviceListInput, 
   const byId = sort.column === 'd.id';
   if (f.cursor !== undefined && !byId) throw badParams({ cursor: 'id_order_only' }, 'Cursor paging follows the id order');
   const narrowed = isNarrowed(f);
-  let ids = filteredDevices(conn, scope, f).select('d.id');
-  let reverse = false;
-  if (f.cursor !== undefined) {
-    // Keyset: the rows after (or before) the cursor in the list order, from the index.
-    const next = (f.cursor_dir ?? 'next') === 'next';
-    const below = next === (sort.direction === 'desc');
-    ids = ids.where('d.id', below ? '<' : '>', f.cursor).orderBy('d.id', below ? 'desc' : 'asc');
-    reverse = !next;
-    ids = ids.limit(page.limit);
-  } else if (byId && sort.direction === 'desc' && !narrowed && page.offset >= DEEP_OFFSET) {
-    const at = await locateDeep(conn, scope, f.comp_id, page.offset);
-    ids = at ? ids.where('d.id', '<', at.below).orderBy('d.id', 'desc').offset(at.skip).limit(page.limit) : ids.where(sql<SqlBool>`false`);
-  } else {
-    ids = ids.orderBy(orderTerm(sort));
-    if (!byId) ids = ids.orderBy('d.id', sort.direction);
-    ids = ids.offset(page.offset).limit(page.limit);
-  }
-  const idList = (await ids.execute()).map((r) => Number(r.id));
   const count = async (): Promise<number> => {
     if (isOnlineOnly(f)) return countOnline(conn, scope, f);
     if (narrowed)
@@ -215,7 +199,32 @@ export const listDevices = async (conn: Conn, scope: Scope, f: DeviceListInput, 
     if (f.comp_id) c = c.where('c.comp_id', '=', f.comp_id);
     return Number((await c.executeTakeFirstOrThrow()).n);
   };
-  const [rows, total] = await Promise.all([getDevices(conn, idList), count()]);
+  let ids = filteredDevices(conn, scope, f).select('d.id');
+  // A UID/MAC prefix in the id order: the planner walks the id index hoping to meet matches soon,
+  // and when they are old devices it reads most of the table (0.6–0.8 s at a million devices).
+  // The count (from the prefix index) comes first, and a short match list is sorted instead.
+  const prefixTotal = (f.uid || f.mac) && byId && f.cursor === undefined ? await count() : undefined;
+  let reverse = false;
+  if (f.cursor !== undefined) {
+    // Keyset: the rows after (or before) the cursor in the list order, from the index.
+    const next = (f.cursor_dir ?? 'next') === 'next';
+    const below = next === (sort.direction === 'desc');
+    ids = ids.where('d.id', below ? '<' : '>', f.cursor).orderBy('d.id', below ? 'desc' : 'asc');
+    reverse = !next;
+    ids = ids.limit(page.limit);
+  } else if (byId && sort.direction === 'desc' && !narrowed && page.offset >= DEEP_OFFSET) {
+    const at = await locateDeep(conn, scope, f.comp_id, page.offset);
+    ids = at ? ids.where('d.id', '<', at.below).orderBy('d.id', 'desc').offset(at.skip).limit(page.limit) : ids.where(sql<SqlBool>`false`);
+  } else if (prefixTotal !== undefined && prefixTotal <= PREFIX_SORT_MAX) {
+    // Few matches: sort the matches themselves (`id + 0` is not the id index's order).
+    ids = ids.orderBy(sql`d.id + 0`, sort.direction).offset(page.offset).limit(page.limit);
+  } else {
+    ids = ids.orderBy(orderTerm(sort));
+    if (!byId) ids = ids.orderBy('d.id', sort.direction);
+    ids = ids.offset(page.offset).limit(page.limit);
+  }
+  const idList = (await ids.execute()).map((r) => Number(r.id));
+  const [rows, total] = await Promise.all([getDevices(conn, idList), prefixTotal ?? count()]);
   const byIdMap = new Map(rows.map((r) => [r.id, r]));
   const ordered = idList.map((i) => byIdMap.get(i)).filter((r): r is DeviceRow => r !== undefined);
   if (reverse) ordered.reverse();
