@@ -361,6 +361,14 @@ describe('scope', () => {
     ok(await ingest([{ uid: 'A-2', type: 'heartbeat' }]));
     const filtered = ok(await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { online: 1, network_type: 5 }, { token: a.token }));
     expect(filtered.map((r) => r.uid)).toEqual(['A-2']);
+    // A UID prefix: newest registration first, paged, as without it.
+    const all = ok(listA).filter((r) => r.uid.toUpperCase().startsWith('A-'));
+    const page1 = await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { uid: 'a-', page_size: 2 }, { token: a.token });
+    const page2 = ok(
+      await t.call<DeviceStateRow[]>('v2/umh/admin/dev/state/list', { uid: 'a-', page_size: 2, page_no: 2 }, { token: a.token }),
+    );
+    expect(page1.count).toBe(all.length);
+    expect([...ok(page1), ...page2].map((r) => r.device_id)).toEqual(all.slice(0, 4).map((r) => r.device_id));
   });
 
   it('lists licence codes in scope', async () => {

@@ -14,6 +14,7 @@ import type { Conn, Db } from '../../platform/db/database.js';
 import { inScope } from '../../platform/scope.js';
 import { orderTerm, sortOf } from '../../platform/sorting.js';
 import type { ListResult } from '../../platform/transport.js';
+import { PREFIX_SORT_MAX } from './device.repository.js';
 
 /** A device's state after a change, with what the live stream needs to scope it. */
 export interface StateChange extends LiveState {
@@ -275,16 +276,21 @@ export const listStates = async (conn: Conn, scope: Scope, f: DeviceStateListInp
   if (f.active !== undefined) q = q.where('s.active', '=', f.active);
   if (f.network_type !== undefined) q = q.where('s.network_type', '=', f.network_type);
   if (f.offline_reason !== undefined) q = q.where('s.online', '=', 0).where('s.offline_reason', '=', f.offline_reason);
+  const counted = () => q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // A UID prefix in the default order: as in the device list (listDevices), count first and sort a
+  // short match list rather than walk the id index past every older device.
+  const prefixTotal = f.uid && sort.column === 's.device_id' ? await counted() : undefined;
+  const byMatches = prefixTotal !== undefined && Number(prefixTotal.n) <= PREFIX_SORT_MAX;
   const [rows, total] = await Promise.all([
     q
       .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
       .select(STATE_COLUMNS)
-      .orderBy(orderTerm(sort))
-      .orderBy('s.device_id', sort.direction)
+      .$if(byMatches, (x) => x.orderBy(sql`s.device_id + 0`, sort.direction))
+      .$if(!byMatches, (x) => x.orderBy(orderTerm(sort)).orderBy('s.device_id', sort.direction))
       .limit(pageSize)
       .offset(offset)
       .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    prefixTotal ?? counted(),
   ]);
   return { rows: rows as DeviceStateRow[], count: Number(total.n) };
 };

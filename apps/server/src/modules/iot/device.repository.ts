@@ -18,7 +18,7 @@ import { orderTerm, type SortSpec, sortOf } from '../../platform/sorting.js';
 /** Ids per block of `device_block` (migration 0006): `id >> 16`. */
 const BLOCK_SHIFT = 16;
 /** A UID/MAC-prefixed list with at most this many matches sorts them instead of walking the id index. */
-const PREFIX_SORT_MAX = 20_000;
+export const PREFIX_SORT_MAX = 20_000;
 /** Below this offset a plain OFFSET on the narrow index is already fast. */
 const DEEP_OFFSET = 2_000;
 
