@@ -40,7 +40,7 @@ export interface RegisterInput {
   rows: { uid: string; mac: string; pk: string }[];
 }
 
-/** Rows per INSERT statement (4 columns that vary: far below PostgreSQL's 65,535 parameters). */
+/** Rows per INSERT statement (column arrays: its size bounds the statement, not the parameter count). */
 const CHUNK = 1_000;
 
 /** Per-device secrets (128 bits each, hex), one draw from the CSPRNG for a whole batch. */

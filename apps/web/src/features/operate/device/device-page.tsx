@@ -42,7 +42,7 @@ const EventDetail = ({ detail }: { detail: Record<string, unknown> }) => {
   return (
     <>
       {Object.entries(detail)
-        .map(([k, v]) => `${t(`device_state.event_fields.${k}`, { defaultValue: k })}: ${value(k, v)}`)
+        .map(([k, v]) => `${t(`device_state.fields.${k}`, { defaultValue: k })}: ${value(k, v)}`)
         .join(', ')}
     </>
   );
