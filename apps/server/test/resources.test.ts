@@ -99,6 +99,15 @@ describe('service resources', () => {
     expect(ok(await call('set', { id: sys.id, name: 'Nippon', no_such_field: 1 }))).not.toHaveProperty('no_such_field');
   });
 
+  it('refuses on add a field of another type instead of dropping it, and stores nothing', async () => {
+    const refused = await call('add', { res_type: 'sys', sys: 'kr', name: 'Korea', host: 'kr.example.com', port: 80 });
+    fails(refused, 406);
+    expect((refused.data as unknown as { fields: Record<string, string> }).fields).toEqual({ host: 'not_in:sys', port: 'not_in:sys' });
+    fails(await call('add', { res_type: 'zonebind', sys: 'kr', src_area: 'a', dest_area: 'b', name: 'named' }), 406);
+    expect(await listOf('sys', { sys: 'kr' })).toEqual([]);
+    expect(await listOf('zonebind', { sys: 'kr' })).toEqual([]);
+  });
+
   it('needs system/resource', async () => {
     const other = await createCompanyAdmin(t, { name: 'No resources', menuKeys: ['operate/user'], userId: 'no.res' });
     fails(await call('list', { res_type: 'sys' }, other.token), 513);

@@ -6,7 +6,21 @@ import { PRODUCT_API } from './api/product.js';
 import { STATS_API } from './api/stats.js';
 import { USER_API } from './api/user.js';
 
-export type { Access, ApiDef, ApiKind } from './api/define.js';
+export type { Access, ApiDef, ApiKind, InputOf, OutputOf } from './api/define.js';
+/** GET downloads, the live stream and the file uploads: the paths outside the JSON pipeline. */
+export {
+  DOWNLOAD_LIST,
+  DOWNLOADS,
+  type DownloadAuth,
+  type DownloadDef,
+  downloadPathOf,
+  JOB_FILE_DOWNLOADS,
+  pathParamsOf,
+  UPLOAD_LIST,
+  UPLOADS,
+  type UploadDef,
+  XLSX_CONTENT_TYPE,
+} from './api/downloads.js';
 
 /**
  * Every API path of the platform: one registry per area under api/, merged here.

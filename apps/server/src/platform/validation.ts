@@ -7,6 +7,11 @@ const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
 export const fieldErrorsOf = (error: z.ZodError, payload: unknown): Record<string, string> => {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
+    // A strict object names each field it does not know.
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[[...issue.path.map(String), key].join('.')] ??= 'unknown';
+      continue;
+    }
     const field = issue.path.map(String).join('.') || '_';
     if (fields[field]) continue;
     const value = valueAt(payload, issue.path);

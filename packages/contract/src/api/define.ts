@@ -11,22 +11,27 @@ export type Access = 'public' | 'user' | 'super' | 'service' | readonly string[]
 /** list: paged rows + count; add/set/del: audited commands; get/action: anything else. */
 export type ApiKind = 'list' | 'get' | 'add' | 'set' | 'del' | 'action';
 
-export interface ApiDef<I extends z.ZodType = z.ZodType> {
+export interface ApiDef<I extends z.ZodType = z.ZodType, O extends z.ZodType | undefined = z.ZodType | undefined> {
   path: string;
   access: Access;
   kind: ApiKind;
   input: I;
-  /** Shape of one row (lists) or of `data` (others); feeds OpenAPI. */
-  output?: z.ZodType;
+  /** Shape of one row (lists) or of `data` (others); feeds OpenAPI, types the web client and the server's list kit. */
+  output?: O;
   summary: string;
 }
 
 export const empty = z.object({});
-export const def = <const P extends string, I extends z.ZodType>(
+export const def = <const P extends string, I extends z.ZodType, O extends z.ZodType | undefined = undefined>(
   path: P,
   access: Access,
   kind: ApiKind,
   input: I,
   summary: string,
-  output?: z.ZodType,
-): ApiDef<I> & { path: P } => ({ path, access, kind, input, output, summary });
+  output?: O,
+): ApiDef<I, O> & { path: P } => ({ path, access, kind, input, output, summary });
+
+/** The input a path's handler receives (after coercion and defaults). */
+export type InputOf<D extends ApiDef> = z.output<D['input']>;
+/** One row (lists) or the `data` (others) a path answers. */
+export type OutputOf<D extends ApiDef> = D['output'] extends z.ZodType ? z.output<D['output']> : unknown;

@@ -39,9 +39,10 @@ export const RESOURCE_FIELDS = {
   zonebind: Object.keys(zonebindFields),
 } as const;
 
+/** Loose: the server sees a field of another kind and refuses it (`not_in:<type>`) as `set` does, instead of it being dropped. */
 export const resourceAddInput = z.discriminatedUnion('res_type', [
-  z.object({ res_type: z.literal('sys'), ...sysFields }),
-  z.object({
+  z.looseObject({ res_type: z.literal('sys'), ...sysFields }),
+  z.looseObject({
     res_type: z.literal('datacenter'),
     ...datacenterFields,
     ips: datacenterFields.ips.default(''),
@@ -56,7 +57,7 @@ export const resourceAddInput = z.discriminatedUnion('res_type', [
     deploy_open: datacenterFields.deploy_open.default(0),
     state: datacenterFields.state.default(1),
   }),
-  z.object({
+  z.looseObject({
     res_type: z.literal('zonebind'),
     ...zonebindFields,
     src_type: zonebindFields.src_type.default(0),

@@ -1,76 +1,37 @@
-import { API, idsOf, RESOURCE_FIELDS, type ResourceRow, type ResourceTypeName, resolvePaging } from '@iot/contract';
-import type { Conn } from '../../platform/db/database.js';
+import { API, idsOf, RESOURCE_FIELDS, type ResourceTypeName } from '@iot/contract';
 import { badParams, notFound } from '../../platform/errors.js';
-import { orderTerm, sortOf } from '../../platform/sorting.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
-
-/** Service resources are platform-wide (not company-owned): only their menu key guards them. */
-type Stored = {
-  id: number;
-  res_type: string;
-  sys: string;
-  name: string;
-  data: Record<string, unknown>;
-  gmt_create: number;
-  gmt_update: number;
-};
-
-const toRow = (r: Stored): ResourceRow => ({
-  ...r.data,
-  id: r.id,
-  res_type: r.res_type as ResourceTypeName,
-  sys: r.sys,
-  name: r.name,
-  gmt_create: r.gmt_create,
-  gmt_update: r.gmt_update,
-});
-
-const getResources = async (conn: Conn, ids: number[]) =>
-  ids.length === 0 ? [] : ((await conn.selectFrom('srv_resource').selectAll().where('id', 'in', ids).execute()) as Stored[]).map(toRow);
-
-/** Splits a payload into indexed columns and the type's other fields. */
-const split = (type: ResourceTypeName, input: Record<string, unknown>) => {
-  const data: Record<string, unknown> = {};
-  for (const field of RESOURCE_FIELDS[type])
-    if (field !== 'sys' && field !== 'name' && input[field] !== undefined) data[field] = input[field];
-  return data;
-};
+import { dataOf, deleteResources, getResources, insertResource, listResources, updateResource } from './resource.repository.js';
 
 export const resourceEntity: AuditEntity = { idField: 'id', load: getResources };
 
+const ANY_KIND = new Set<string>(Object.values(RESOURCE_FIELDS).flat());
+
+/** A field of another kind is refused (406 `not_in:<type>`); a field of no kind is ignored. */
+const refuseForeign = (type: ResourceTypeName, input: Record<string, unknown>) => {
+  const allowed = new Set<string>(RESOURCE_FIELDS[type]);
+  const foreign = Object.keys(input).filter((k) => ANY_KIND.has(k) && input[k] !== undefined && !allowed.has(k));
+  if (foreign.length > 0) throw badParams(Object.fromEntries(foreign.map((k) => [k, `not_in:${type}`])));
+  return allowed;
+};
+
 export const resourceRoutes: Route[] = [
-  route(API.resourceList, async (ctx, input) => {
-    const { offset, pageSize } = resolvePaging(input);
-    const sort = sortOf(input, { id: 'id', sys: 'sys', name: 'name', gmt_create: 'gmt_create' }, { column: 'id', direction: 'desc' });
-    let q = ctx.conn.selectFrom('srv_resource').where('res_type', '=', input.res_type);
-    if (input.sys) q = q.where('sys', 'ilike', `%${input.sys}%`);
-    if (input.name) q = q.where('name', 'ilike', `%${input.name}%`);
-    const [rows, total] = await Promise.all([
-      q.selectAll().orderBy(orderTerm(sort)).orderBy('id', sort.direction).limit(pageSize).offset(offset).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows: (rows as Stored[]).map(toRow), count: Number(total.n) };
-  }),
+  route(API.resourceList, (ctx, input) => listResources(ctx.conn, ctx.scope, input)),
 
   route(
     API.resourceAdd,
     async (ctx, input) => {
-      const now = nowSeconds();
+      refuseForeign(input.res_type, input);
       // zonebind has no name of its own: it is named by its areas.
-      const name = 'name' in input ? input.name : `${input.src_area} → ${input.dest_area}`;
-      const { id } = await ctx.conn
-        .insertInto('srv_resource')
-        .values({
-          res_type: input.res_type,
-          sys: input.sys,
-          name,
-          data: JSON.stringify(split(input.res_type, input)),
-          gmt_create: now,
-          gmt_update: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const name = input.res_type === 'zonebind' ? `${input.src_area} → ${input.dest_area}` : input.name;
+      const id = await insertResource(ctx.conn, {
+        res_type: input.res_type,
+        sys: input.sys,
+        name,
+        data: dataOf(input.res_type, input),
+        now: nowSeconds(),
+      });
       return (await getResources(ctx.conn, [id]))[0];
     },
     resourceEntity,
@@ -82,21 +43,10 @@ export const resourceRoutes: Route[] = [
       const [current] = await getResources(ctx.conn, [input.id]);
       if (!current) throw notFound('resource');
       const type = current.res_type;
-      const allowed = new Set<string>(RESOURCE_FIELDS[type]);
-      const foreign = Object.keys(input).filter((k) => k !== 'id' && input[k as keyof typeof input] !== undefined && !allowed.has(k));
-      if (foreign.length > 0) throw badParams(Object.fromEntries(foreign.map((k) => [k, `not_in:${type}`])));
-      const data = { ...current, ...split(type, input) };
+      const allowed = refuseForeign(type, input);
+      const data = { ...current, ...dataOf(type, input) };
       const keep = Object.fromEntries(Object.entries(data).filter(([k]) => allowed.has(k) && k !== 'sys' && k !== 'name'));
-      await ctx.conn
-        .updateTable('srv_resource')
-        .set({
-          ...(input.sys !== undefined ? { sys: input.sys } : {}),
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          data: JSON.stringify(keep),
-          gmt_update: nowSeconds(),
-        })
-        .where('id', '=', input.id)
-        .execute();
+      await updateResource(ctx.conn, input.id, { sys: input.sys, name: input.name, data: keep, now: nowSeconds() });
       return (await getResources(ctx.conn, [input.id]))[0];
     },
     resourceEntity,
@@ -108,7 +58,7 @@ export const resourceRoutes: Route[] = [
       const ids = idsOf(input);
       const found = await getResources(ctx.conn, ids);
       if (found.length !== ids.length) throw notFound('resource');
-      await ctx.conn.deleteFrom('srv_resource').where('id', 'in', ids).execute();
+      await deleteResources(ctx.conn, ids);
       return { deleted: ids.length };
     },
     resourceEntity,
