@@ -413,9 +413,18 @@ describe('bulk actions', () => {
     expect((await list(siblingBoss, { online: 1 })).count).toBeGreaterThan(0);
     const blocks = await sql<{ n: number }>`select coalesce(sum(n), 0)::int as n from device_block`.execute(dbOf(t));
     expect(blocks.rows[0]?.n).toBe(Number((await sql<{ n: number }>`select count(*)::int as n from device`.execute(dbOf(t))).rows[0]?.n));
-    const audit = await dbOf(t).selectFrom('audit_log').select(['action']).where('path', '=', 'v2/iot/web/uid/reg/bulk').execute();
-    expect(audit.map((a) => a.action)).toContain('delete');
+    const audit = await dbOf(t)
+      .selectFrom('audit_log')
+      .select(['action', 'changes'])
+      .where('path', '=', 'v2/iot/web/uid/reg/bulk')
+      .execute();
+    const deletion = audit.find((a) => a.action === 'del');
+    expect(deletion?.changes.action?.after).toBe('delete');
     fails(await bulk(boss, { action: 'delete' }), 406);
+    // A selection that matches nothing changes nothing and writes no audit row.
+    expect(ok(await bulk(boss, { action: 'delete', filter: { uid: 'NO-SUCH-DEVICE' } })).changed).toBe(0);
+    const after = await dbOf(t).selectFrom('audit_log').select('id').where('path', '=', 'v2/iot/web/uid/reg/bulk').execute();
+    expect(after.length).toBe(audit.length);
   });
 });
 

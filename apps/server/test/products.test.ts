@@ -244,4 +244,13 @@ describe('delete', () => {
       .execute();
     expect(audit).toEqual([{ action: 'del', target_id: String(free.id) }]);
   });
+
+  it('refuses a product that licence codes name (406 has_licences), and deletes nothing', async () => {
+    const licensed = ok(await add({ name: 'Licensed', comp_id: a.compId }, a.token));
+    ok(await t.call('v2/umh/admin/liccode/add', { pk: licensed.pk, comp_id: a.compId, count: 2 }, { token: t.adminToken }));
+    const refused = await del({ id: licensed.id }, a.token);
+    fails(refused, 406);
+    expect(refused.data).toEqual({ fields: { id: 'has_licences' } });
+    ok(await get({ id: licensed.id }, a.token));
+  });
 });

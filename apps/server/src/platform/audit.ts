@@ -1,3 +1,4 @@
+import type { AUDIT_ACTIONS } from '@iot/contract';
 import type { RequestContext } from './context.js';
 import type { Conn } from './db/database.js';
 import { nowSeconds } from './time.js';
@@ -6,7 +7,7 @@ export type AuditChanges = Record<string, { before: unknown; after: unknown }>;
 
 export interface AuditEntry {
   path: string;
-  action: string;
+  action: (typeof AUDIT_ACTIONS)[number];
   target_id: string;
   changes: AuditChanges;
   /** The company the entry belongs to when there is no caller (public paths). */

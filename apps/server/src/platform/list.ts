@@ -100,11 +100,12 @@ export interface ListSpec<In, DB, TB extends keyof DB, O, RDB, RTB extends keyof
   /** The row query (selections and display joins); the kit restricts it to the page's keys and orders it. */
   select: (conn: Conn, scope: Scope) => SelectQueryBuilder<RDB, RTB, R>;
   toRow: (r: R) => Row;
-  /** A cheaper count (e.g. counters kept by triggers); `filtered` says whether any filter applied. */
-  count?: (conn: Conn, scope: Scope, filtered: boolean) => Promise<number>;
+  /** A cheaper count when no filter applies (e.g. per-company counters kept by triggers). */
+  unfilteredCount?: (conn: Conn, scope: Scope) => Promise<number>;
 }
 
-export type ListFn<In, Row> = (conn: Conn, scope: Scope, input: In) => Promise<ListResult<Row>>;
+/** `unpaged`: every matching row (a tree view of a bounded table, e.g. the company tree). */
+export type ListFn<In, Row> = (conn: Conn, scope: Scope, input: In, opts?: { unpaged?: boolean }) => Promise<ListResult<Row>>;
 
 /**
  * Declares the list of a registry path; the answer is `(conn, scope, input) → {rows, count}`.
@@ -118,7 +119,7 @@ export const defineList = <D extends ApiDef, DB, TB extends keyof DB, O, RDB, RT
     if (!spec.scope) return null;
     return typeof spec.scope === 'string' ? inScope(scope, spec.scope) : spec.scope(scope);
   };
-  return async (conn, scope, input) => {
+  return async (conn, scope, input, opts) => {
     const sort = sortOf(input, spec.sorts, spec.defaultSort);
     const { offset, pageSize } = resolvePaging(input);
     const conds = conditionsOf<InputOf<D>>(spec.filters ?? {}, input);
@@ -126,23 +127,26 @@ export const defineList = <D extends ApiDef, DB, TB extends keyof DB, O, RDB, RT
     const all = scoped ? [scoped, ...conds] : conds;
     let base = spec.from(conn);
     for (const cond of all) base = base.where(cond);
-    const page = base
-      .select(sql<number>`${ref(spec.key)}`.as('page_key'))
-      .orderBy(orderTerm(sort))
-      .orderBy(sql`${ref(spec.key)}`, sort.direction)
-      .limit(pageSize)
-      .offset(offset);
+    const keys = base.select(sql<number>`${ref(spec.key)}`.as('page_key'));
+    const page = opts?.unpaged
+      ? keys
+      : keys
+          .orderBy(orderTerm(sort))
+          .orderBy(sql`${ref(spec.key)}`, sort.direction)
+          .limit(pageSize)
+          .offset(offset);
     const rowsQuery = spec
       .select(conn, scope)
       .where(sql<SqlBool>`${ref(spec.key)} in (${page})`)
       .orderBy(orderTerm(sort))
       .orderBy(sql`${ref(spec.key)}`, sort.direction);
-    const count = spec.count
-      ? spec.count(conn, scope, conds.length > 0)
-      : base
-          .select(sql<number>`count(*)::int`.as('n'))
-          .executeTakeFirstOrThrow()
-          .then((r) => Number((r as unknown as { n: number }).n));
+    const count =
+      spec.unfilteredCount && conds.length === 0
+        ? spec.unfilteredCount(conn, scope)
+        : base
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow()
+            .then((r) => Number((r as unknown as { n: number }).n));
     const [rows, total] = await Promise.all([rowsQuery.execute(), count]);
     return { rows: rows.map((r) => spec.toRow(r as R)), count: total };
   };

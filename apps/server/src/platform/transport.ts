@@ -140,7 +140,8 @@ const recordAudit = async (
     }
     return {
       path: api.path,
-      action: api.kind,
+      // An `action` path with an audit entity changes rows: recorded as a change.
+      action: api.kind === 'add' || api.kind === 'del' ? api.kind : ('set' as const),
       target_id: String(id),
       changes,
       comp_id: (after?.comp_id ?? before?.comp_id ?? 0) as number,

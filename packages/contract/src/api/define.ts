@@ -34,4 +34,4 @@ export const def = <const P extends string, I extends z.ZodType, O extends z.Zod
 /** The input a path's handler receives (after coercion and defaults). */
 export type InputOf<D extends ApiDef> = z.output<D['input']>;
 /** One row (lists) or the `data` (others) a path answers. */
-export type OutputOf<D extends ApiDef> = D['output'] extends z.ZodType ? z.output<D['output']> : unknown;
+export type OutputOf<D extends ApiDef> = NonNullable<D['output']> extends z.ZodType ? z.output<NonNullable<D['output']>> : unknown;

@@ -34,7 +34,7 @@ export const PRODUCT_API = {
     PRODUCT_MENUS,
     'del',
     productDelInput,
-    'Delete products without registered devices (406 has_devices otherwise)',
+    'Delete products without registered devices or licence codes (406 has_devices / has_licences otherwise)',
   ),
   productCategoryGet: def('user/product/category/get', 'user', 'get', empty, 'Product categories (name, cn_name)', productCategorySchema),
   productShareList: def(

@@ -233,17 +233,21 @@ export const bulkDevices = async (ctx: RequestContext, input: DeviceBulkInput) =
   } else {
     changed = await deleteDevices(conn, selection());
   }
-  await writeAudit(conn, ctx, [
-    {
-      path: API.deviceBulk.path,
-      action: input.action,
-      target_id: input.ids ? input.ids.join(',').slice(0, 200) : 'filter',
-      changes: {
-        selection: { before: null, after: input.ids ? { ids: input.ids } : { filter: input.filter } },
-        target: { before: null, after: input.comp_id ?? input.pk ?? null },
-        changed: { before: null, after: changed },
+  // A selection that matched nothing changed nothing: no audit row.
+  if (changed > 0) {
+    await writeAudit(conn, ctx, [
+      {
+        path: API.deviceBulk.path,
+        action: input.action === 'delete' ? 'del' : 'set',
+        target_id: input.ids ? input.ids.join(',').slice(0, 200) : 'filter',
+        changes: {
+          action: { before: null, after: input.action },
+          selection: { before: null, after: input.ids ? { ids: input.ids } : { filter: input.filter } },
+          target: { before: null, after: input.comp_id ?? input.pk ?? null },
+          changed: { before: null, after: changed },
+        },
       },
-    },
-  ]);
+    ]);
+  }
   return { action: input.action, changed };
 };

@@ -70,7 +70,7 @@ const useCode = (ctx: RequestContext, input: { code: string; uid: string }) =>
     await writeAudit(trx, ctx, [
       {
         path: API.licCodeUse.path,
-        action: 'use',
+        action: 'set',
         target_id: String(row.id),
         comp_id: row.comp_id,
         changes: {

@@ -168,6 +168,19 @@ export const productKeysWithDevices = async (conn: Conn, pks: string[]): Promise
           .execute()
       ).map((r) => r.pk);
 
+/** Products among `pks` that licence codes name (codes keep their product: a deleted one would leave them dangling). */
+export const productKeysWithLicences = async (conn: Conn, pks: string[]): Promise<string[]> =>
+  pks.length === 0
+    ? []
+    : (
+        await conn
+          .selectFrom('product as p')
+          .select('p.pk')
+          .where('p.pk', 'in', pks)
+          .where(({ exists, selectFrom }) => exists(selectFrom('device_licence as l').select('l.id').whereRef('l.pk', '=', 'p.pk')))
+          .execute()
+      ).map((r) => r.pk);
+
 export const deleteProducts = async (conn: Conn, ids: number[]) => {
   await conn.deleteFrom('product').where('id', 'in', ids).execute();
 };

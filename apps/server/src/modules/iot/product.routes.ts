@@ -22,6 +22,7 @@ import {
   listShares,
   newProductKey,
   productKeysWithDevices,
+  productKeysWithLicences,
   updateProduct,
 } from './product.repository.js';
 
@@ -121,6 +122,11 @@ export const productRoutes: Route[] = [
         products.map((p) => p.pk),
       );
       if (inUse.length > 0) throw badParams({ id: 'has_devices' }, `Devices are registered under ${inUse.join(', ')}`);
+      const licensed = await productKeysWithLicences(
+        ctx.conn,
+        products.map((p) => p.pk),
+      );
+      if (licensed.length > 0) throw badParams({ id: 'has_licences' }, `Licence codes name ${licensed.join(', ')}`);
       await deleteProducts(ctx.conn, ids);
       return { deleted: ids.length };
     },

@@ -1,10 +1,9 @@
-import type { AccountListInput, UserRow } from '@iot/contract';
-import { UserState } from '@iot/contract';
+import { API, type UserRow, UserState } from '@iot/contract';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
+import { contains, defineList, eq, positive } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
-import { orderTerm, sortOf } from '../../platform/sorting.js';
 
 export type UserValues = Omit<UserTable, 'id'>;
 
@@ -32,41 +31,42 @@ const selectUsers = (conn: Conn) =>
       'u.gmt_update',
     ]);
 
-const USER_SORTS = {
-  id: 'u.id',
-  user_id: 'u.user_id',
-  user_name: 'u.user_name',
-  comp_id: 'u.comp_id',
-  state: 'u.state',
-  validity_time: 'u.validity_time',
-  gmt_create: 'u.gmt_create',
-};
-
 /** Default order: newest first (id descending); ties by id. */
-export const listUsers = async (conn: Conn, scope: Scope, f: AccountListInput, page: { offset: number; limit: number }) => {
-  const state = f.state ?? f.user_state;
-  const sort = sortOf(f, USER_SORTS, { column: 'u.id', direction: 'desc' });
-  let base = conn.selectFrom('app_user as u').where(inScope(scope, 'u.comp_id'));
-  if (f.user_id) base = base.where('u.user_id', 'ilike', `%${f.user_id}%`);
-  if (f.user_name) base = base.where('u.user_name', 'ilike', `%${f.user_name}%`);
-  if (f.comp_id) base = base.where('u.comp_id', '=', f.comp_id);
-  if (f.role_id) base = base.where('u.role_id', '=', f.role_id);
-  if (state && state > 0) base = base.where('u.state', '=', state);
-  const ids = base.select('u.id').orderBy(orderTerm(sort)).orderBy('u.id', sort.direction).limit(page.limit).offset(page.offset);
-  const filtered = Boolean(f.user_id || f.user_name || f.comp_id || f.role_id || (state && state > 0));
+export const listUsers = defineList(API.accountList, {
+  from: (conn) => conn.selectFrom('app_user as u'),
+  scope: 'u.comp_id',
+  filters: {
+    user_id: contains('u.user_id'),
+    user_name: contains('u.user_name'),
+    comp_id: eq('u.comp_id'),
+    role_id: eq('u.role_id'),
+    // 0 (or the client's -1) = any state; `user_state` is the older name of `state`.
+    state: positive('u.state'),
+    user_state: positive('u.state'),
+  },
+  sorts: {
+    id: 'u.id',
+    user_id: 'u.user_id',
+    user_name: 'u.user_name',
+    comp_id: 'u.comp_id',
+    state: 'u.state',
+    validity_time: 'u.validity_time',
+    gmt_create: 'u.gmt_create',
+  },
+  defaultSort: { column: 'u.id', direction: 'desc' },
+  key: 'u.id',
+  select: selectUsers,
+  toRow: (r) => r,
   // Without filters the count is the scope's users per company (kept by triggers), not a scan of every user.
-  const count = filtered
-    ? base.select((eb) => eb.fn.countAll<number>().as('n'))
-    : conn
-        .selectFrom('company_user_count as n')
-        .where(inScope(scope, 'n.comp_id'))
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n.users'), eb.lit(0)).as('n'));
-  const [rows, total] = await Promise.all([
-    selectUsers(conn).where('u.id', 'in', ids).orderBy(orderTerm(sort)).orderBy('u.id', sort.direction).execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as UserRow[], count: Number(total.n) };
-};
+  unfilteredCount: async (conn, scope) => {
+    const total = await conn
+      .selectFrom('company_user_count as n')
+      .where(inScope(scope, 'n.comp_id'))
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n.users'), eb.lit(0)).as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(total.n);
+  },
+});
 
 export const getUsers = async (conn: Conn, ids: number[]): Promise<UserRow[]> =>
   ids.length === 0 ? [] : ((await selectUsers(conn).where('u.id', 'in', ids).execute()) as UserRow[]);

@@ -1,4 +1,4 @@
-import { API, ErrorCode, idsOf, resolvePaging, UserState, UserType } from '@iot/contract';
+import { API, ErrorCode, idsOf, UserState, UserType } from '@iot/contract';
 import { revokeUserTokens } from '../../platform/auth.js';
 import type { RequestContext } from '../../platform/context.js';
 import { sessionOf } from '../../platform/context.js';
@@ -35,10 +35,7 @@ const assertUnique = async (
 };
 
 export const accountRoutes: Route[] = [
-  route(API.accountList, async (ctx, input) => {
-    const { offset, pageSize } = resolvePaging(input);
-    return listUsers(ctx.conn, ctx.scope, input, { offset, limit: pageSize });
-  }),
+  route(API.accountList, (ctx, input) => listUsers(ctx.conn, ctx.scope, input)),
 
   route(
     API.accountAdd,

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import type { CompanyListInput, CompanyRow } from '@iot/contract';
+import { API, type CompanyRow } from '@iot/contract';
 import { sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { CompanyTable } from '../../platform/db/schema.js';
+import { contains, defineList, eq, positive } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
-import { orderTerm, type SortFields, sortOf } from '../../platform/sorting.js';
 
 const COLUMNS = [
   'comp_id',
@@ -40,41 +40,35 @@ export type CompanyValues = Omit<CompanyTable, 'comp_id' | 'comp_path' | 'comp_t
 
 export const newCompanyKey = () => crypto.randomBytes(9).toString('base64url');
 
-const COMPANY_SORTS: SortFields = {
-  comp_id: 'comp_id',
-  comp_name: 'comp_name',
-  comp_type: 'comp_type',
-  sort: { column: 'sort', nullable: true },
-  dk_limit: 'dk_limit',
-  state: 'state',
-  gmt_create: 'gmt_create',
-};
+const selectCompanies = (conn: Conn) => conn.selectFrom('company as c').select([...COLUMNS.map((k) => `c.${k}` as const), 'c.comp_path']);
 
 /** Default order: `sort` ascending with an empty sort last in its level, then id. */
-export const listCompanies = async (conn: Conn, scope: Scope, f: CompanyListInput, page?: { offset: number; limit: number }) => {
-  const order = sortOf(f, COMPANY_SORTS, { column: 'sort', direction: 'asc', nullable: true });
-  let q = conn.selectFrom('company').where(inScope(scope, 'company.comp_id'));
-  if (f.comp_name) q = q.where('comp_name', 'ilike', `%${f.comp_name}%`);
-  if (f.comp_type) q = q.where('comp_type', '=', f.comp_type);
-  if (f.comp_parent_id) q = q.where('comp_parent_id', '=', f.comp_parent_id);
-  if (f.state) q = q.where('state', '=', f.state);
-  let rowsQ = q
-    .select([...COLUMNS, 'comp_path'])
-    .orderBy(orderTerm(order))
-    .orderBy('comp_id', order.direction);
-  if (page) rowsQ = rowsQ.limit(page.limit).offset(page.offset);
-  const [rows, total] = await Promise.all([rowsQ.execute(), q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
-  return { rows: rows as CompanyRecord[], count: Number(total.n) };
-};
+export const listCompanies = defineList(API.companyList, {
+  from: (conn) => conn.selectFrom('company as c'),
+  scope: 'c.comp_id',
+  filters: {
+    comp_name: contains('c.comp_name'),
+    comp_type: positive('c.comp_type'),
+    comp_parent_id: eq('c.comp_parent_id'),
+    state: positive('c.state'),
+  },
+  sorts: {
+    comp_id: 'c.comp_id',
+    comp_name: 'c.comp_name',
+    comp_type: 'c.comp_type',
+    sort: { column: 'c.sort', nullable: true },
+    dk_limit: 'c.dk_limit',
+    state: 'c.state',
+    gmt_create: 'c.gmt_create',
+  },
+  defaultSort: { column: 'c.sort', direction: 'asc', nullable: true },
+  key: 'c.comp_id',
+  select: selectCompanies,
+  toRow: ({ comp_path: _path, ...row }) => row,
+});
 
 export const getCompanies = async (conn: Conn, ids: number[]): Promise<CompanyRecord[]> =>
-  ids.length === 0
-    ? []
-    : ((await conn
-        .selectFrom('company')
-        .select([...COLUMNS, 'comp_path'])
-        .where('comp_id', 'in', ids)
-        .execute()) as CompanyRecord[]);
+  ids.length === 0 ? [] : await selectCompanies(conn).where('c.comp_id', 'in', ids).execute();
 
 export const getCompany = async (conn: Conn, compId: number): Promise<CompanyRecord | undefined> => (await getCompanies(conn, [compId]))[0];
 

@@ -46,12 +46,10 @@ const OPERATOR_TYPES: number[] = [CompanyType.SUPER_ADMIN, CompanyType.ADMIN];
 export const companyRoutes: Route[] = [
   route(API.companyList, async (ctx, input) => {
     if (input.tree === 1) {
-      const { rows, count } = await listCompanies(ctx.conn, ctx.scope, input);
-      return { rows: toTree(rows.map(toCompanyRow)), count };
+      const { rows, count } = await listCompanies(ctx.conn, ctx.scope, input, { unpaged: true });
+      return { rows: toTree(rows), count };
     }
-    const { offset, pageSize } = resolvePaging(input);
-    const { rows, count } = await listCompanies(ctx.conn, ctx.scope, input, { offset, limit: pageSize });
-    return { rows: rows.map(toCompanyRow), count };
+    return listCompanies(ctx.conn, ctx.scope, input);
   }),
 
   route(

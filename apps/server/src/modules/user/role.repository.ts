@@ -1,11 +1,10 @@
-import type { RoleListInput, RoleRow } from '@iot/contract';
-import { RoleType } from '@iot/contract';
-import { sql } from 'kysely';
+import { API, type RoleRow, RoleType } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
+import { contains, defineList, eq, positive } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
-import { orderTerm, sortOf } from '../../platform/sorting.js';
 
 export type RoleValues = Omit<RoleTable, 'id'>;
 
@@ -28,32 +27,26 @@ const selectRoles = (conn: Conn) =>
     ]);
 
 /** Roles a caller sees: those of companies in scope, and the platform's system roles. */
-const ROLE_SORTS = { id: 'r.id', name: 'r.name', state: 'r.state', type: 'r.type', gmt_create: 'r.gmt_create' };
+const visibleRoles = (scope: Scope) => sql<SqlBool>`(r.type = ${RoleType.SYSTEM} or ${inScope(scope, 'r.comp_id')})`;
 
-export const listRoles = async (conn: Conn, scope: Scope, f: RoleListInput, page: { offset: number; limit: number }) => {
-  const sort = sortOf(f, ROLE_SORTS, { column: 'r.id', direction: 'asc' });
-  let base = conn.selectFrom('role as r').where((eb) => eb.or([eb('r.type', '=', RoleType.SYSTEM), inScope(scope, 'r.comp_id')]));
-  if (f.name) base = base.where((eb) => eb.or([eb('r.name', 'ilike', `%${f.name}%`), eb('r.cn_name', 'ilike', `%${f.name}%`)]));
-  if (f.state) base = base.where('r.state', '=', f.state);
-  if (f.type) base = base.where('r.type', '=', f.type);
-  if (f.comp_id) base = base.where('r.comp_id', '=', f.comp_id);
-  const ids = base.select('r.id').orderBy(orderTerm(sort)).orderBy('r.id', sort.direction).limit(page.limit).offset(page.offset);
-  const [rows, total] = await Promise.all([
-    selectRoles(conn).where('r.id', 'in', ids).orderBy(orderTerm(sort)).orderBy('r.id', sort.direction).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as RoleRow[], count: Number(total.n) };
-};
+/** Default order: oldest first (id ascending). */
+export const listRoles = defineList(API.roleList, {
+  from: (conn) => conn.selectFrom('role as r'),
+  scope: visibleRoles,
+  filters: { name: contains('r.name', 'r.cn_name'), state: positive('r.state'), type: positive('r.type'), comp_id: eq('r.comp_id') },
+  sorts: { id: 'r.id', name: 'r.name', state: 'r.state', type: 'r.type', gmt_create: 'r.gmt_create' },
+  defaultSort: { column: 'r.id', direction: 'asc' },
+  key: 'r.id',
+  select: selectRoles,
+  toRow: (r) => r,
+});
 
 export const getRoles = async (conn: Conn, ids: number[]): Promise<RoleRow[]> =>
   ids.length === 0 ? [] : ((await selectRoles(conn).where('r.id', 'in', ids).execute()) as RoleRow[]);
 
 /** A role the caller can see (system roles are visible to all). */
 export const getVisibleRole = async (conn: Conn, scope: Scope, id: number): Promise<RoleRow | undefined> =>
-  (await selectRoles(conn)
-    .where('r.id', '=', id)
-    .where((eb) => eb.or([eb('r.type', '=', RoleType.SYSTEM), inScope(scope, 'r.comp_id')]))
-    .executeTakeFirst()) as RoleRow | undefined;
+  (await selectRoles(conn).where('r.id', '=', id).where(visibleRoles(scope)).executeTakeFirst()) as RoleRow | undefined;
 
 /** A role the caller may change: custom roles of companies in scope. */
 export const getOwnedRole = async (conn: Conn, scope: Scope, id: number): Promise<RoleRow | undefined> =>

@@ -1,4 +1,4 @@
-import { API, ErrorCode, idsOf, RoleType, resolvePaging } from '@iot/contract';
+import { API, ErrorCode, idsOf, RoleType } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { assertCompanyInScope } from '../../platform/scope.js';
@@ -11,10 +11,7 @@ import { deleteRole, getOwnedRole, getRoles, getVisibleRole, insertRole, listRol
 export const roleEntity: AuditEntity = { idField: 'id', load: (conn, ids) => getRoles(conn, ids) };
 
 export const roleRoutes: Route[] = [
-  route(API.roleList, async (ctx, input) => {
-    const { offset, pageSize } = resolvePaging(input);
-    return listRoles(ctx.conn, ctx.scope, input, { offset, limit: pageSize });
-  }),
+  route(API.roleList, (ctx, input) => listRoles(ctx.conn, ctx.scope, input)),
 
   route(API.roleGet, async (ctx, input) => {
     const role = await getVisibleRole(ctx.conn, ctx.scope, input.id);
@@ -25,8 +22,12 @@ export const roleRoutes: Route[] = [
   route(API.roleRelaList, async (ctx, input) => {
     const role = await getVisibleRole(ctx.conn, ctx.scope, input.role_id);
     if (!role) throw notFound('role');
-    const { offset, pageSize } = resolvePaging(input);
-    return listUsers(ctx.conn, ctx.scope, { role_id: input.role_id }, { offset, limit: pageSize });
+    return listUsers(ctx.conn, ctx.scope, {
+      role_id: input.role_id,
+      page_no: input.page_no,
+      page_index: input.page_index,
+      page_size: input.page_size,
+    });
   }),
 
   route(

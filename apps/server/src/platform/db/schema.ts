@@ -1,3 +1,4 @@
+import type { AUDIT_ACTIONS } from '@iot/contract';
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /** Unix seconds, stored as bigint and parsed back to number by both drivers. */
@@ -128,7 +129,7 @@ export interface AuditLogTable {
   user_id: string;
   comp_id: number;
   path: string;
-  action: string;
+  action: (typeof AUDIT_ACTIONS)[number];
   target_id: string;
   changes: JSONColumnType<Record<string, { before: unknown; after: unknown }>>;
   ip: string;
