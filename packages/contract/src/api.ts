@@ -15,6 +15,7 @@ export {
   type DownloadDef,
   downloadPathOf,
   JOB_FILE_DOWNLOADS,
+  jobFileInput,
   pathParamsOf,
   UPLOAD_LIST,
   UPLOADS,

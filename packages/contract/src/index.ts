@@ -2,6 +2,7 @@ export * from './api.js';
 export * from './constants.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './labels/index.js';
 export * from './menus.js';
 export * from './password.js';
 export * from './schemas/audit.js';

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   productAddInput,
   productCategorySchema,
@@ -36,7 +37,14 @@ export const PRODUCT_API = {
     productDelInput,
     'Delete products without registered devices or licence codes (406 has_devices / has_licences otherwise)',
   ),
-  productCategoryGet: def('user/product/category/get', 'user', 'get', empty, 'Product categories (name, cn_name)', productCategorySchema),
+  productCategoryGet: def(
+    'user/product/category/get',
+    'user',
+    'get',
+    empty,
+    'Product categories (name, cn_name): all of them, as an array',
+    z.array(productCategorySchema),
+  ),
   productShareList: def(
     'v2/umh/admin/product/share/list',
     PRODUCT_MENUS,
