@@ -29,6 +29,18 @@ export const inScope = (scope: Scope, column: string): RawBuilder<SqlBool> => {
   }
 };
 
+/**
+ * Products a caller sees: those of companies in its scope, and those shared with a company
+ * in its scope (read-only there). `product` is the alias of the product table in the query.
+ */
+export const productVisibleTo = (scope: Scope, product = 'p'): RawBuilder<SqlBool> =>
+  scope.kind === 'all'
+    ? sql<SqlBool>`true`
+    : sql<SqlBool>`(${inScope(scope, `${product}.comp_id`)} or exists (select 1 from product_share scope_share where scope_share.product_id = ${sql.ref(`${product}.id`)} and ${inScope(scope, 'scope_share.comp_id')}))`;
+
+/** Products the caller owns through its scope (may change, delete and share them). */
+export const productOwnedBy = (scope: Scope, product = 'p'): RawBuilder<SqlBool> => inScope(scope, `${product}.comp_id`);
+
 /** Is this company visible to the caller? Used before writing a row that names a company. */
 export const isCompanyInScope = async (conn: Conn, scope: Scope, compId: number): Promise<boolean> => {
   if (scope.kind === 'all') {

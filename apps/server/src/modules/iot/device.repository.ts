@@ -12,7 +12,7 @@ import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { DB, DeviceTable } from '../../platform/db/schema.js';
 import { badParams } from '../../platform/errors.js';
-import { inScope } from '../../platform/scope.js';
+import { inScope, productVisibleTo } from '../../platform/scope.js';
 import { orderTerm, type SortSpec, sortOf } from '../../platform/sorting.js';
 
 /** Ids per block of `device_block` (migration 0006): `id >> 16`. */
@@ -315,23 +315,7 @@ export const getDeviceProperties = async (conn: Conn, deviceId: number): Promise
 /** Product keys among `pks` the caller may register devices under: own scope, or shared into it. */
 export const visibleProductPks = async (conn: Conn, scope: Scope, pks: string[]): Promise<Set<string>> => {
   if (pks.length === 0) return new Set();
-  const rows = await conn
-    .selectFrom('product as p')
-    .select('p.pk')
-    .where('p.pk', 'in', pks)
-    .where((eb) =>
-      eb.or([
-        inScope(scope, 'p.comp_id'),
-        eb.exists(
-          eb
-            .selectFrom('product_share as ps')
-            .select(sql`1`.as('one'))
-            .whereRef('ps.product_id', '=', 'p.id')
-            .where(inScope(scope, 'ps.comp_id')),
-        ),
-      ]),
-    )
-    .execute();
+  const rows = await conn.selectFrom('product as p').select('p.pk').where('p.pk', 'in', pks).where(productVisibleTo(scope)).execute();
   return new Set(rows.map((r) => r.pk));
 };
 

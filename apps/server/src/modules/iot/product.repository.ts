@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { fileUrlOf, type ProductCategory, type ProductListInput, type ProductRow, type ProductShareRow } from '@iot/contract';
-import { type SqlBool, sql } from 'kysely';
+import { API, fileUrlOf, type ProductCategory, type ProductRow, type ProductShareRow } from '@iot/contract';
+import { sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { ProductTable } from '../../platform/db/schema.js';
-import { inScope } from '../../platform/scope.js';
-import { orderTerm, type SortFields, sortOf } from '../../platform/sorting.js';
+import { contains, defineList, eq, nonNegative, positive } from '../../platform/list.js';
+import { productOwnedBy, productVisibleTo } from '../../platform/scope.js';
 
 export type ProductValues = Omit<ProductTable, 'id'>;
 
@@ -24,18 +24,6 @@ export const newProductKey = (): string => {
   }
   return out.length === 12 ? out : newProductKey();
 };
-
-/**
- * A product is visible when its company is in the caller's scope, or when it is shared
- * with a company in the caller's scope (read-only there).
- */
-const visibleTo = (scope: Scope): ReturnType<typeof sql<SqlBool>> =>
-  scope.kind === 'all'
-    ? sql<SqlBool>`true`
-    : sql<SqlBool>`(${inScope(scope, 'p.comp_id')} or exists (select 1 from product_share ps where ps.product_id = p.id and ${inScope(scope, 'ps.comp_id')}))`;
-
-/** true when the caller owns the product through its scope (may change, delete and share it). */
-const ownedBy = (scope: Scope) => inScope(scope, 'p.comp_id');
 
 const selectProducts = (conn: Conn, scope: Scope) =>
   conn
@@ -63,7 +51,7 @@ const selectProducts = (conn: Conn, scope: Scope) =>
       'p.create_time',
       'p.update_time',
     ])
-    .select(sql<boolean>`not (${ownedBy(scope)})`.as('shared'));
+    .select(sql<boolean>`not (${productOwnedBy(scope)})`.as('shared'));
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectProducts>['execute']>>[number];
 
@@ -91,35 +79,34 @@ export const toProductRow = (r: Selected): ProductRow => ({
   update_time: r.update_time,
 });
 
-const PRODUCT_SORTS: SortFields = {
-  id: 'p.id',
-  name: 'p.name',
-  pk: 'p.pk',
-  comp_id: 'p.comp_id',
-  node_type: 'p.node_type',
-  category_id: { column: 'p.category_id', nullable: true },
-  oem: 'p.oem',
-  create_time: 'p.create_time',
-  update_time: 'p.update_time',
-};
-
 /** Default order: newest first (id descending); ties by id. */
-export const listProducts = async (conn: Conn, scope: Scope, f: ProductListInput, page: { offset: number; limit: number }) => {
-  const sort = sortOf(f, PRODUCT_SORTS, { column: 'p.id', direction: 'desc' });
-  let base = conn.selectFrom('product as p').where(visibleTo(scope));
-  if (f.name) base = base.where('p.name', 'ilike', `%${f.name}%`);
-  if (f.pk) base = base.where('p.pk', '=', f.pk);
-  if (f.comp_id) base = base.where('p.comp_id', '=', f.comp_id);
-  if (f.category_id) base = base.where('p.category_id', '=', f.category_id);
-  if (f.node_type) base = base.where('p.node_type', '=', f.node_type);
-  if (f.oem !== undefined && f.oem >= 0) base = base.where('p.oem', '=', f.oem);
-  const ids = base.select('p.id').orderBy(orderTerm(sort)).orderBy('p.id', sort.direction).limit(page.limit).offset(page.offset);
-  const [rows, total] = await Promise.all([
-    selectProducts(conn, scope).where('p.id', 'in', ids).orderBy(orderTerm(sort)).orderBy('p.id', sort.direction).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(toProductRow), count: Number(total.n) };
-};
+export const listProducts = defineList(API.productList, {
+  from: (conn) => conn.selectFrom('product as p'),
+  scope: productVisibleTo,
+  filters: {
+    name: contains('p.name'),
+    pk: eq('p.pk'),
+    comp_id: eq('p.comp_id'),
+    category_id: eq('p.category_id'),
+    node_type: positive('p.node_type'),
+    oem: nonNegative('p.oem'),
+  },
+  sorts: {
+    id: 'p.id',
+    name: 'p.name',
+    pk: 'p.pk',
+    comp_id: 'p.comp_id',
+    node_type: 'p.node_type',
+    category_id: { column: 'p.category_id', nullable: true },
+    oem: 'p.oem',
+    create_time: 'p.create_time',
+    update_time: 'p.update_time',
+  },
+  defaultSort: { column: 'p.id', direction: 'desc' },
+  key: 'p.id',
+  select: selectProducts,
+  toRow: toProductRow,
+});
 
 /** Rows by id whatever the scope (audit). */
 export const getProducts = async (conn: Conn, ids: number[]): Promise<ProductRow[]> =>
@@ -127,7 +114,7 @@ export const getProducts = async (conn: Conn, ids: number[]): Promise<ProductRow
 
 /** One product the caller may see (own or shared), by id or pk. */
 export const getVisibleProduct = async (conn: Conn, scope: Scope, by: { id?: number | undefined; pk?: string | undefined }) => {
-  let q = selectProducts(conn, scope).where(visibleTo(scope));
+  let q = selectProducts(conn, scope).where(productVisibleTo(scope));
   if (by.id !== undefined) q = q.where('p.id', '=', by.id);
   if (by.pk) q = q.where('p.pk', '=', by.pk);
   const row = await q.executeTakeFirst();
@@ -136,7 +123,9 @@ export const getVisibleProduct = async (conn: Conn, scope: Scope, by: { id?: num
 
 /** Products the caller owns through its scope (shared ones excluded): the ones it may change. */
 export const getOwnedProducts = async (conn: Conn, scope: Scope, ids: number[]): Promise<ProductRow[]> =>
-  ids.length === 0 ? [] : (await selectProducts(conn, scope).where('p.id', 'in', ids).where(ownedBy(scope)).execute()).map(toProductRow);
+  ids.length === 0
+    ? []
+    : (await selectProducts(conn, scope).where('p.id', 'in', ids).where(productOwnedBy(scope)).execute()).map(toProductRow);
 
 export const isProductNameTaken = async (conn: Conn, compId: number, name: string, exceptId?: number) => {
   let q = conn.selectFrom('product').select('id').where('comp_id', '=', compId).where('name', '=', name);

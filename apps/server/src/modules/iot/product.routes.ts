@@ -56,10 +56,7 @@ const uniqueProductKey = async (ctx: RequestContext) => {
 };
 
 export const productRoutes: Route[] = [
-  route(API.productList, async (ctx, input) => {
-    const { offset, pageSize } = resolvePaging(input);
-    return listProducts(ctx.conn, ctx.scope, input, { offset, limit: pageSize });
-  }),
+  route(API.productList, (ctx, input) => listProducts(ctx.conn, ctx.scope, input)),
 
   route(API.productGet, async (ctx, input) => {
     const row = await getVisibleProduct(ctx.conn, ctx.scope, input);
