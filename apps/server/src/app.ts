@@ -7,13 +7,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
-import { registerDeviceState } from './modules/iot/device-state.routes.js';
-import { installJobs } from './modules/iot/job-files.js';
+import { liveStream, registerDeviceState } from './modules/iot/device-state.routes.js';
+import { installJobs, jobDownloads } from './modules/iot/job-files.js';
 import { jobRoutes } from './modules/iot/jobs.routes.js';
-import { registerLicences } from './modules/iot/licence.routes.js';
+import { licenceDownloads, licenceRoutes } from './modules/iot/licence.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
-import { registerStats } from './modules/iot/stats.routes.js';
-import { registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
+import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
+import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
@@ -24,6 +24,7 @@ import { roleRoutes } from './modules/user/role.routes.js';
 import type { Services } from './platform/context.js';
 import type { Database } from './platform/db/database.js';
 import { isMigrated } from './platform/db/migrations.js';
+import { registerDownloads } from './platform/downloads.js';
 import { createInFlight } from './platform/inflight.js';
 import { createLoginKeys } from './platform/login-keys.js';
 import { buildOpenApi } from './platform/openapi.js';
@@ -45,6 +46,7 @@ export const ROUTES: Route[] = [
   ...jobRoutes,
   ...deviceRoutes,
   ...productRoutes,
+  ...licenceRoutes,
   ...uploadRoutes,
 ];
 
@@ -95,15 +97,15 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
 
   installErrorHandling(app);
   registerRoutes(app, services, ROUTES);
-  // Device state: its routes, the live stream (SSE), the heartbeat sweeper and MQTT ingestion.
-  registerDeviceState(app, services);
-  // Device statistics: its route, the .xlsx download, rollup folding and online sampling.
+  // Device state: its routes, the heartbeat sweeper and MQTT ingestion.
+  const deviceState = registerDeviceState(app, services);
+  // Device statistics: its route, rollup folding and online sampling.
   registerStats(app, services);
-  // Licence codes: generate, revoke, bind, list, and the .xlsx download.
-  registerLicences(app, services);
-  // Imports and exports: template and file downloads, and the background job runner.
+  // Imports and exports: the background job runner.
   installJobs(app, services);
-  // Multipart uploads and file PUT/GET: their own body parsers, the same authentication.
+  // Every GET download and the live stream (SSE), declared in the contract's DOWNLOADS.
+  registerDownloads(app, services, [...jobDownloads, ...statsDownloads, ...licenceDownloads, ...ossDownloads, liveStream(deviceState)]);
+  // Multipart uploads and file PUTs: their own body parsers, the same authentication.
   await app.register(registerUploads(services));
 
   app.get('/api/health', async () => ({ code: ErrorCode.OK, data: { status: 'up' } }));

@@ -73,8 +73,10 @@ const watch = (url: string, token: string) => {
   const received: { uid: string; online: number }[] = [];
   let status = 0;
   const ready = fetch(`${url}/api/v2/iot/live?token=${encodeURIComponent(token)}`, { signal: controller.signal }).then(async (res) => {
-    status = res.status;
-    if (!res.ok || !res.body) return;
+    // A refusal is the JSON envelope (as on every path): its code; a stream: the HTTP status.
+    const isRefusal = res.headers.get('content-type')?.includes('application/json');
+    status = isRefusal ? ((await res.json()) as { code: number }).code : res.status;
+    if (isRefusal || !res.ok || !res.body) return;
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -399,7 +401,7 @@ describe('scope', () => {
     fails(await t.call('iot/wol/state/get', {}, { token: c.token }), 513);
     fails(await t.call('v2/umh/admin/liccode/list', {}, { token: c.token }), 513);
     const stream = watch(t.url, c.token);
-    expect(await stream.ready).toBe(403);
+    expect(await stream.ready).toBe(513);
     stream.close();
   });
 });
@@ -407,7 +409,7 @@ describe('scope', () => {
 describe('live stream', () => {
   it('answers 401 without a valid token', async () => {
     const res = await fetch(`${t.url}/api/v2/iot/live?token=nope`);
-    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: number }).code).toBe(401);
   });
 
   it('delivers a change to a console of the right company, not to a sibling’s', async () => {

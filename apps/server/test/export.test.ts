@@ -118,7 +118,7 @@ describe('device export', () => {
     expect(deviceJobs.some((j) => j.id === job.id)).toBe(false);
   });
 
-  it('lists jobs by state and answers 406-like 404 for a file of another company', async () => {
+  it('lists jobs by state and answers 406 (not found) for a file of another company', async () => {
     const other = await addCompany(t, { comp_name: 'Export C' });
     const role = await addRole(t, { name: 'c-exporter', comp_id: other.comp_id, menuKeys: ['product/device'], data_scope: 1 });
     await addUser(t, { user_id: 'c-exporter', comp_id: other.comp_id, role_id: role.id, user_type: 2 });
@@ -126,7 +126,7 @@ describe('device export', () => {
     const [mine] = ok(await t.call<JobRowLite[]>('iot/uid/export/get', { state: ExportState.SUCCESS }, { token: tokenA }));
     if (!mine) throw new Error('no job');
     expect(ok(await t.call<JobRowLite[]>('iot/uid/export/get', {}, { token: tokenC }))).toEqual([]);
-    expect((await download(t, mine, tokenC)).status).toBe(404);
+    expect(((await (await download(t, mine, tokenC)).json()) as { code: number }).code).toBe(406);
     expect(ok(await t.call<JobRowLite[]>('iot/uid/export/get', { state: ExportState.FAILURE }, { token: tokenA }))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { Language } from '@iot/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Conn, Db } from './db/database.js';
@@ -52,6 +53,8 @@ export interface RequestContext {
   scope: Scope;
   ip: string;
   requestId: string;
+  /** The caller's language for what the server writes (exports, reports): `lang`, else Accept-Language. */
+  lang: Language;
   log: FastifyBaseLogger;
   services: Services;
 }

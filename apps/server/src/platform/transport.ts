@@ -1,12 +1,22 @@
 import crypto from 'node:crypto';
-import { type Access, type ApiDef, ErrorCode, errorMessages, httpStatusOf, SECRET_MASK, secretFieldsOf } from '@iot/contract';
+import {
+  type Access,
+  type ApiDef,
+  companyRefFieldsOf,
+  ErrorCode,
+  errorMessages,
+  httpStatusOf,
+  requestLanguage,
+  SECRET_MASK,
+  secretFieldsOf,
+} from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { writeAudit } from './audit.js';
 import type { RequestContext, Services, Session } from './context.js';
 import type { Conn } from './db/database.js';
 import { AppError, uniqueViolationOf } from './errors.js';
-import { scopeOf } from './scope.js';
+import { assertCompanyRefs, scopeOf } from './scope.js';
 import { fieldErrorsOf } from './validation.js';
 
 export interface ListResult<T = unknown> {
@@ -163,6 +173,7 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
     if (seen.has(r.api.path)) throw new Error(`duplicate route ${r.api.path}`);
     seen.add(r.api.path);
     if (['add', 'set', 'del'].includes(r.api.kind) && !r.entity) throw new Error(`command ${r.api.path} declares no audit entity`);
+    const companyRefs = companyRefFieldsOf(r.api.input);
     // Service calls (device-state ingestion) touch no users, roles or tokens: sessions stay cached.
     const changesState = r.api.kind !== 'list' && r.api.kind !== 'get' && r.api.access !== 'service';
     const handle = async (request: FastifyRequest): Promise<unknown> => {
@@ -175,7 +186,14 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
       const parsed = r.api.input.safeParse(payload);
       if (!parsed.success) throw new AppError(ErrorCode.BAD_PARAMS, 'Wrong parameters', { fields: fieldErrorsOf(parsed.error, payload) });
       const input = parsed.data as Record<string, unknown>;
-      const base = { session, scope: scopeOf(session), ip: request.ip, requestId: String(request.id), log: request.log, services };
+      // Declared company references (contract `companyRef()`): one check, one answer, every path.
+      if (session && companyRefs.length > 0) await assertCompanyRefs(services.db, scopeOf(session), input, companyRefs);
+      // `lang` of the payload, or the legacy envelope's `language`, or Accept-Language.
+      const lang = requestLanguage(
+        payload.lang ?? (request.body as { language?: unknown } | null | undefined)?.language,
+        request.headers['accept-language'],
+      );
+      const base = { session, scope: scopeOf(session), ip: request.ip, requestId: String(request.id), lang, log: request.log, services };
       if (!r.entity) return r.handler({ ...base, conn: services.db }, input);
       const entity = r.entity;
       try {

@@ -1,4 +1,4 @@
-import type { DeviceFilter } from '@iot/contract';
+import { type DeviceFilter, type ExportLabels, exportLabelsOf, type Language, requestLanguage } from '@iot/contract';
 import { sql } from 'kysely';
 import { JobFailure, type JobHandler, JobInterrupted } from '../../platform/jobs.js';
 import { filteredDevices } from './device.repository.js';
@@ -8,13 +8,6 @@ import { createSheetWriter } from './xlsx.js';
 const BATCH = 5_000;
 
 const iso = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : '');
-
-interface Layout {
-  sheet: string;
-  header: string[];
-  widths: number[];
-  row: (r: ExportRow) => unknown[];
-}
 
 interface ExportRow {
   id: number;
@@ -36,49 +29,47 @@ interface ExportRow {
   country: string | null;
 }
 
-const LAYOUTS: Record<'device_export' | 'state_export', Layout> = {
-  device_export: {
-    sheet: 'devices',
-    header: ['ID', 'UID', 'MAC', 'PK', 'Company ID', 'Company', 'Registered (UTC)', 'Online', 'Active'],
-    widths: [10, 28, 20, 24, 10, 24, 22, 8, 8],
-    row: (r) => [r.id, r.uid, r.mac, r.pk, r.comp_id, r.comp_name ?? '', iso(r.gmt_create), r.online ?? 0, r.active ?? 0],
-  },
-  state_export: {
-    sheet: 'device state',
-    header: [
-      'ID',
-      'UID',
-      'PK',
-      'Company',
-      'Online',
-      'Active',
-      'Network type',
-      'Vendor',
-      'Protocol',
-      'Last online (UTC)',
-      'Last offline (UTC)',
-      'Last seen (UTC)',
-      'Offline reason',
-      'Country',
-    ],
-    widths: [10, 28, 24, 24, 8, 8, 12, 16, 12, 22, 22, 22, 12, 10],
-    row: (r) => [
-      r.id,
-      r.uid,
-      r.pk,
-      r.comp_name ?? '',
-      r.online ?? 0,
-      r.active ?? 0,
-      r.network_type ?? 0,
-      r.vendor ?? '',
-      r.protocol ?? '',
-      iso(r.last_online),
-      iso(r.last_offline),
-      iso(r.last_seen),
-      r.offline_reason ?? 0,
-      r.country ?? '',
-    ],
-  },
+type Row = (r: ExportRow) => unknown;
+/** Each file's columns in order: width and cell; headers from the label catalogue (same keys). */
+const DEVICE_COLUMNS = {
+  id: [10, (r) => r.id],
+  uid: [28, (r) => r.uid],
+  mac: [20, (r) => r.mac],
+  pk: [24, (r) => r.pk],
+  comp_id: [10, (r) => r.comp_id],
+  comp_name: [24, (r) => r.comp_name ?? ''],
+  gmt_create: [22, (r) => iso(r.gmt_create)],
+  online: [8, (r) => r.online ?? 0],
+  active: [8, (r) => r.active ?? 0],
+} satisfies Record<keyof ExportLabels['deviceExport']['columns'], [number, Row]>;
+const STATE_COLUMNS = {
+  id: [10, (r) => r.id],
+  uid: [28, (r) => r.uid],
+  pk: [24, (r) => r.pk],
+  comp_name: [24, (r) => r.comp_name ?? ''],
+  online: [8, (r) => r.online ?? 0],
+  active: [8, (r) => r.active ?? 0],
+  network_type: [12, (r) => r.network_type ?? 0],
+  vendor: [16, (r) => r.vendor ?? ''],
+  protocol: [12, (r) => r.protocol ?? ''],
+  last_online: [22, (r) => iso(r.last_online)],
+  last_offline: [22, (r) => iso(r.last_offline)],
+  last_seen: [22, (r) => iso(r.last_seen)],
+  offline_reason: [12, (r) => r.offline_reason ?? 0],
+  country: [10, (r) => r.country ?? ''],
+} satisfies Record<keyof ExportLabels['stateExport']['columns'], [number, Row]>;
+
+/** Sheet name, header in the job's language (recorded when it was added), widths and cells, in column order. */
+const layoutOf = (kind: 'device_export' | 'state_export', lang: Language) => {
+  const labels = kind === 'device_export' ? exportLabelsOf(lang).deviceExport : exportLabelsOf(lang).stateExport;
+  const columns: [string, [number, Row]][] = Object.entries(kind === 'device_export' ? DEVICE_COLUMNS : STATE_COLUMNS);
+  const names = labels.columns as Record<string, string>;
+  return {
+    sheet: labels.sheet,
+    header: columns.map(([key]) => names[key] ?? key),
+    widths: columns.map(([, [width]]) => width),
+    row: (r: ExportRow) => columns.map(([, [, cell]]) => cell(r)),
+  };
 };
 
 /**
@@ -91,7 +82,7 @@ export const exportHandler =
   (kind: 'device_export' | 'state_export'): JobHandler =>
   async (ctx) => {
     const { job, services } = ctx;
-    const layout = LAYOUTS[kind];
+    const layout = layoutOf(kind, requestLanguage(job.params.lang));
     const filter = job.params as DeviceFilter;
     const base = () => filteredDevices(services.db, job.scope, filter);
     const counted = await base()

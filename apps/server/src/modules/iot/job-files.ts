@@ -1,21 +1,13 @@
-import { errorMessages } from '@iot/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DOWNLOADS, JOB_FILE_DOWNLOADS, type JobKind } from '@iot/contract';
+import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../platform/context.js';
+import { type Download, download } from '../../platform/downloads.js';
+import { notFound } from '../../platform/errors.js';
 import { attachRunner, createJobRunner, type JobRunnerOptions } from '../../platform/jobs.js';
-import { inScope, scopeOf } from '../../platform/scope.js';
+import { inScope } from '../../platform/scope.js';
 import { exportHandler } from './device-export.job.js';
 import { deviceImportHandler } from './device-import.job.js';
-import { downloadNameOf, isTicketFor } from './job.repository.js';
 import { buildImportTemplate } from './xlsx.js';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Menus that may download each kind's files (as for its list). */
-const KIND_MENUS: Record<string, string[]> = {
-  device_import: ['product/device'],
-  device_export: ['product/device'],
-  state_export: ['product/device_state'],
-};
 
 export const JOB_HANDLERS = {
   device_import: deviceImportHandler,
@@ -31,62 +23,44 @@ export const jobServicesOf = (app: FastifyInstance): Services => {
   return services;
 };
 
-const refuse = (reply: FastifyReply, code: 401 | 406 | 513) =>
-  reply.status(code === 406 ? 404 : code).send({ code, data: null, msg: code === 406 ? 'file does not exist' : errorMessages[code] });
+/**
+ * A finished job's file (import report or export), one declared download per kind so each
+ * carries its list's menus: found by id in the caller's scope, or the one job a ticket of its
+ * list row names (platform/download-ticket.ts).
+ */
+const jobFile = (kind: JobKind): Download =>
+  download(JOB_FILE_DOWNLOADS[kind], async (ctx, input) => {
+    const job = await ctx.conn
+      .selectFrom('job')
+      .select(['id', 'kind', 'state', 'output_key'])
+      .where('id', '=', input.id)
+      .where('kind', '=', kind)
+      .where(inScope(ctx.scope, 'comp_id'))
+      .executeTakeFirst();
+    const stream = job?.state === 'done' && job.output_key ? await ctx.services.storage.open(job.output_key) : null;
+    if (!job || !stream) throw notFound('file');
+    return { body: stream, size: await ctx.services.storage.size(job.output_key), name: `${kind}-${job.id}.xlsx` };
+  });
+
+let template: Buffer | null = null;
+
+/** The GET side of the jobs: the import template and the jobs' files. */
+export const jobDownloads: Download[] = [
+  download(DOWNLOADS.importTemplate, async () => {
+    template ??= await buildImportTemplate();
+    return { body: template, name: 'device-import-template.xlsx' };
+  }),
+  jobFile('device_import'),
+  jobFile('device_export'),
+  jobFile('state_export'),
+];
 
 /**
- * The GET side of the jobs: the import template, and a job's file (import report or
- * export) for a caller who may see the job (token in `Authorization`) or who holds the
- * ticket its list row carried (browser downloads). Also starts the in-process runner
- * (`JOB_WORKERS` 0 leaves jobs to other processes) and stops it on close.
+ * The background job runner in this process (`JOB_WORKERS` 0 leaves jobs to other
+ * processes), started when the app is ready and stopped on close.
  */
 export const installJobs = (app: FastifyInstance, services: Services, runnerOptions: Partial<JobRunnerOptions> = {}) => {
   servicesByApp.set(app, services);
-  let template: Buffer | null = null;
-  app.get('/api/v2/iot/import/template.xlsx', async (_request, reply) => {
-    template ??= await buildImportTemplate();
-    return reply.type(XLSX_TYPE).header('content-disposition', 'attachment; filename="device-import-template.xlsx"').send(template);
-  });
-
-  app.get<{ Params: { id: string; name: string }; Querystring: { ticket?: string } }>(
-    '/api/v2/iot/file/:id/:name',
-    async (request, reply) => {
-      const id = Number(request.params.id);
-      if (!Number.isInteger(id) || id <= 0) return refuse(reply, 406);
-      const job = await services.db
-        .selectFrom('job')
-        .select(['id', 'kind', 'comp_id', 'state', 'output_key'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (job?.state !== 'done' || !job.output_key || request.params.name !== downloadNameOf(job.kind)) return refuse(reply, 406);
-      const ticket = request.query.ticket;
-      if (!(ticket && isTicketFor(services, ticket, id))) {
-        const header = request.headers.authorization;
-        const token = header?.replace(/^Bearer\s+/i, '').trim();
-        const session = token ? await services.sessions.resolve(token) : null;
-        if (!session) return refuse(reply, 401);
-        const menus = KIND_MENUS[job.kind] ?? [];
-        if (!session.isSuper && !menus.some((m) => session.menuKeys.has(m))) return refuse(reply, 513);
-        const visible = await services.db
-          .selectFrom('job')
-          .select('id')
-          .where('id', '=', id)
-          .where(inScope(scopeOf(session), 'comp_id'))
-          .executeTakeFirst();
-        if (!visible) return refuse(reply, 406);
-      }
-      const stream = await services.storage.open(job.output_key);
-      if (!stream) return refuse(reply, 406);
-      const size = await services.storage.size(job.output_key);
-      if (size !== null) reply.header('content-length', size);
-      return reply
-        .type(XLSX_TYPE)
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `attachment; filename="${job.kind}-${id}.xlsx"`)
-        .send(stream);
-    },
-  );
-
   if (services.config.jobWorkers > 0) {
     const runner = createJobRunner({ services, handlers: JOB_HANDLERS, log: app.log, ...runnerOptions });
     attachRunner(services, runner);

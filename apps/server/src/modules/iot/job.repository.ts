@@ -1,15 +1,23 @@
-import { ExportState, ImportState, type JobKind, type JobListInput, type JobRow, resolvePaging } from '@iot/contract';
+import {
+  downloadPathOf,
+  ExportState,
+  ImportState,
+  JOB_FILE_DOWNLOADS,
+  type JobKind,
+  type JobListInput,
+  type JobRow,
+  resolvePaging,
+} from '@iot/contract';
 import type { Scope, Services } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
-import { issueTicket, readTicket } from '../../platform/download-ticket.js';
+import { issueTicket } from '../../platform/download-ticket.js';
 import { inScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import type { AuditEntity } from '../../platform/transport.js';
 
-/** A ticket bound to one job (platform/download-ticket.ts). */
-export const ticketFor = (services: Services, jobId: number) => issueTicket(services, 'job', jobId);
-
-export const isTicketFor = (services: Services, ticket: string, jobId: number): boolean => readTicket(services, 'job', ticket) === jobId;
+/** A ticket for one job's file (platform/download-ticket.ts): it names the job, whoever holds it. */
+export const ticketFor = (services: Services, kind: JobKind, jobId: number) =>
+  issueTicket(services, JOB_FILE_DOWNLOADS[kind], { scope: { kind: 'all' }, input: { id: jobId } });
 
 const isImport = (kind: string) => kind === 'device_import';
 
@@ -27,9 +35,6 @@ const internalStatesOf = (kind: string, wire: number): string[] => {
   if (isImport(kind)) return [[], ['queued'], ['running'], ['done'], ['failed']][wire] ?? [];
   return [[], ['queued', 'running'], ['done'], ['failed']][wire] ?? [];
 };
-
-/** Download name of a job's file: the import report or the export. */
-export const downloadNameOf = (kind: string) => (isImport(kind) ? 'report.xlsx' : `${kind.replace('_', '-')}.xlsx`);
 
 const jobColumns = [
   'j.id',
@@ -87,8 +92,8 @@ const toJobRow = (services: Services, r: JobDbRow): JobRow => {
     fail_count: r.fail_count,
     resumed: Math.max(r.attempts - 1, 0),
     error: r.error,
-    download_path: hasFile ? `v2/iot/file/${r.id}/${downloadNameOf(r.kind)}` : '',
-    download_ticket: hasFile ? ticketFor(services, r.id) : '',
+    download_path: hasFile ? downloadPathOf(JOB_FILE_DOWNLOADS[r.kind as JobKind], { id: r.id }) : '',
+    download_ticket: hasFile ? ticketFor(services, r.kind as JobKind, r.id) : '',
     gmt_create: r.gmt_create,
     gmt_start: r.gmt_start,
     gmt_finish: r.gmt_finish,

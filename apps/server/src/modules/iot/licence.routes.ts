@@ -1,22 +1,13 @@
-import {
-  API,
-  ErrorCode,
-  LICENCE_EXPORT_MAX,
-  LICENCE_XLSX_PATH,
-  type LicenceExportInput,
-  type LicenceRow,
-  licenceExportInput,
-} from '@iot/contract';
+import { API, DOWNLOADS, ErrorCode, exportLabelsOf, type Language, LICENCE_EXPORT_MAX, type LicenceRow } from '@iot/contract';
 import ExcelJS from 'exceljs';
-import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../../platform/audit.js';
-import type { RequestContext, Scope, Services } from '../../platform/context.js';
-import { issueTicket, readTicket } from '../../platform/download-ticket.js';
+import type { RequestContext } from '../../platform/context.js';
+import { issueTicket } from '../../platform/download-ticket.js';
+import { type Download, download } from '../../platform/downloads.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
-import { isCompanyInScope, scopeOf } from '../../platform/scope.js';
+import { isCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
-import { type AuditEntity, authenticate, type Route, registerRoutes, route } from '../../platform/transport.js';
-import { fieldErrorsOf } from '../../platform/validation.js';
+import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import { visibleProductPks } from './device.repository.js';
 import {
   type BindResult,
@@ -30,9 +21,6 @@ import {
   lockLicences,
   revokeLicences,
 } from './licence.repository.js';
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const TICKET_KIND = 'liccode';
 
 /** `liccode/add` is audited as ONE row: target = the batch id, changes = pk, comp_id, count, gmt_create. */
 export const licenceBatchEntity: AuditEntity = { idField: 'batch_id', load: (conn, ids) => getBatches(conn, ids) };
@@ -129,70 +117,37 @@ export const licenceRoutes: Route[] = [
       throw badParams({ filters: 'too_many' }, `More than ${LICENCE_EXPORT_MAX} codes match: narrow the filters`);
     return {
       count,
-      download_path: LICENCE_XLSX_PATH,
-      download_ticket: issueTicket(ctx.services, TICKET_KIND, { scope: ctx.scope, filters: input }),
+      download_path: DOWNLOADS.licenceXlsx.path,
+      // The link answers these filters (the query cannot change them) in the caller's scope.
+      download_ticket: issueTicket(ctx.services, DOWNLOADS.licenceXlsx, { scope: ctx.scope, input }),
     };
   }),
 ];
 
-type Lang = 'en' | 'zh-CN' | 'zh-TW';
-const HEADERS: Record<Lang, string[]> = {
-  en: ['Licence code', 'State', 'Device UID', 'Product key', 'Company', 'Batch', 'Created (UTC)', 'Used at (UTC)'],
-  'zh-CN': ['授权码', '状态', '设备 UID', '产品 PK', '公司', '批次', '创建时间（UTC）', '使用时间（UTC）'],
-  'zh-TW': ['授權碼', '狀態', '裝置 UID', '產品 PK', '公司', '批次', '建立時間（UTC）', '使用時間（UTC）'],
-};
-const STATES: Record<Lang, Record<LicenceRow['state'], string>> = {
-  en: { unused: 'Unused', used: 'Used', revoked: 'Revoked' },
-  'zh-CN': { unused: '未使用', used: '已使用', revoked: '已作废' },
-  'zh-TW': { unused: '未使用', used: '已使用', revoked: '已作廢' },
-};
-
 const time = (unix: number | null) => (unix === null ? '' : new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 19));
 
-export const buildLicenceWorkbook = async (rows: LicenceRow[], lang: Lang): Promise<Buffer> => {
+const COLUMNS = ['code', 'state', 'uid', 'pk', 'comp_name', 'batch_id', 'gmt_create', 'gmt_use'] as const;
+
+export const buildLicenceWorkbook = async (rows: LicenceRow[], lang: Language): Promise<Buffer> => {
+  const l = exportLabelsOf(lang).licences;
   const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('licences');
-  ws.columns = HEADERS[lang].map((h, i) => ({ header: h, width: i === 0 ? 22 : 18 }));
+  const ws = wb.addWorksheet(l.sheet);
+  ws.columns = COLUMNS.map((c, i) => ({ header: l.columns[c], width: i === 0 ? 22 : 18 }));
   ws.getRow(1).font = { bold: true };
   for (const r of rows) {
-    ws.addRow([r.code, STATES[lang][r.state], r.uid ?? '', r.pk, r.comp_name ?? '', r.batch_id ?? '', time(r.gmt_create), time(r.gmt_use)]);
+    ws.addRow([r.code, l.states[r.state], r.uid ?? '', r.pk, r.comp_name ?? '', r.batch_id ?? '', time(r.gmt_create), time(r.gmt_use)]);
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
 };
 
-const isScope = (v: unknown): v is Scope => typeof v === 'object' && v !== null && 'kind' in v;
-
 /**
- * Licence codes: generate, revoke, bind, export link (POST), and
- * `GET /api/v2/umh/admin/liccode/export.xlsx?ticket=…&lang=…` (the ticket carries the
- * caller's scope and filters; or `Authorization` with the filters in the query).
+ * `GET /api/v2/umh/admin/liccode/export.xlsx?ticket=…&lang=…` (the ticket carries the caller's
+ * scope and filters; or `Authorization` with the filters in the query): platform/downloads.ts.
  */
-export const registerLicences = (app: FastifyInstance, services: Services) => {
-  registerRoutes(app, services, licenceRoutes);
-
-  app.get<{ Querystring: Record<string, string | undefined> }>(`/api/${LICENCE_XLSX_PATH}`, async (request, reply) => {
-    const { ticket, lang: rawLang, ...query } = request.query;
-    const sealed = readTicket(services, TICKET_KIND, ticket);
-    let scope: Scope;
-    let raw: unknown;
-    if (sealed && typeof sealed === 'object' && 'scope' in sealed && isScope(sealed.scope) && 'filters' in sealed) {
-      scope = sealed.scope;
-      raw = sealed.filters;
-    } else {
-      scope = scopeOf(await authenticate(services, request, API.licCodeExport.access));
-      raw = query;
-    }
-    const parsed = licenceExportInput.safeParse(raw);
-    if (!parsed.success) throw badParams(fieldErrorsOf(parsed.error, raw));
-    const filters: LicenceExportInput = parsed.data;
-    const lang: Lang = rawLang === 'zh-CN' || rawLang === 'zh-TW' ? rawLang : 'en';
-    const rows = await services.inFlight.track(() => exportLicences(services.db, scope, filters, LICENCE_EXPORT_MAX));
-    const body = await buildLicenceWorkbook(rows, lang);
+export const licenceDownloads: Download[] = [
+  download(DOWNLOADS.licenceXlsx, async (ctx, filters) => {
+    const rows = await exportLicences(ctx.conn, ctx.scope, filters, LICENCE_EXPORT_MAX);
     const name = filters.batch_id ? `licence-codes-batch-${filters.batch_id}.xlsx` : 'licence-codes.xlsx';
-    return reply
-      .type(XLSX_TYPE)
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(body);
-  });
-};
+    return { body: await buildLicenceWorkbook(rows, ctx.lang), name };
+  }),
+];

@@ -3,16 +3,19 @@ import type { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import {
   API,
+  DOWNLOADS,
+  downloadPathOf,
   ErrorCode,
   errorMessages,
-  FILE_URL_PREFIX,
   fileUrlOf,
   UPLOAD_FOLDER_ACCESS,
   UPLOAD_FOLDERS,
+  UPLOADS,
   type UploadFolder,
 } from '@iot/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../../platform/context.js';
+import { type Download, download } from '../../platform/downloads.js';
 import { AppError, badParams } from '../../platform/errors.js';
 import { loadSecretKey } from '../../platform/secrets.js';
 import { isStorageKey, newStorageKey } from '../../platform/storage.js';
@@ -43,7 +46,7 @@ export const FOLDER_TYPES: Record<UploadFolder, Record<string, FileType>> = {
   images: { png: PNG, jpg: JPEG, jpeg: JPEG, gif: GIF, webp: WEBP },
   imports: { xlsx: XLSX },
 };
-/** Folders served by `GET /api/v2/oss/file/<key>` without a token: only images (imports hold device lists). */
+/** Folders served by `GET /api/v2/oss/file/<key>` (no token): only images (imports hold device lists). */
 const PUBLIC_FOLDERS = new Set<string>(['images']);
 const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.values(FOLDER_TYPES).flatMap((types) => Object.entries(types).map(([ext, t]) => [ext, t.contentType])),
@@ -105,7 +108,12 @@ export const uploadRoutes: Route[] = [
     const key = newStorageKey(input.folder, ext);
     const expiresAt = nowSeconds() + PUT_URL_TTL_SECONDS;
     const token = signerOf(ctx.services).sign({ k: key, e: expiresAt });
-    return { put_url: `/api/v2/oss/put/${token}`, key, url: PUBLIC_FOLDERS.has(input.folder) ? fileUrlOf(key) : '', expires_at: expiresAt };
+    return {
+      put_url: `/api/${downloadPathOf(UPLOADS.put, { token })}`,
+      key,
+      url: PUBLIC_FOLDERS.has(input.folder) ? fileUrlOf(key) : '',
+      expires_at: expiresAt,
+    };
   }),
 ];
 
@@ -126,9 +134,9 @@ const readBody = async (stream: Readable, limit: number): Promise<Buffer> => {
 };
 
 /**
- * The routes outside the JSON pipeline, in their own encapsulated context (their own body
- * parsers and error answers): `POST /api/v2/oss/upload` (multipart), `PUT /api/v2/oss/put/<token>`
- * and `GET /api/v2/oss/file/<key>`. Tokens and permissions go through transport's `authenticate`.
+ * The paths taking a file (contract `UPLOADS`), in their own encapsulated context (their own
+ * body parsers and error answers): `POST /api/v2/oss/upload` (multipart) and
+ * `PUT /api/v2/oss/put/<token>`. Tokens and permissions go through transport's `authenticate`.
  */
 export const registerUploads = (services: Services) => async (app: FastifyInstance) => {
   const limit = services.config.uploadLimit;
@@ -149,8 +157,8 @@ export const registerUploads = (services: Services) => async (app: FastifyInstan
     return sendError(reply, ErrorCode.SERVER_ERROR, errorMessages[500]);
   });
 
-  app.post('/api/v2/oss/upload', async (request, reply) => {
-    const session = await authenticate(services, request, 'user');
+  app.post(`/api/${UPLOADS.upload.path}`, async (request, reply) => {
+    const session = await authenticate(services, request, UPLOADS.upload.access);
     if (!request.isMultipart()) throw badParams({ file: 'required' }, 'Send the file as multipart/form-data');
     const part = await request.file();
     if (!part) throw badParams({ file: 'required' }, 'No file');
@@ -180,7 +188,7 @@ export const registerUploads = (services: Services) => async (app: FastifyInstan
     });
   });
 
-  app.put<{ Params: { token: string } }>('/api/v2/oss/put/:token', async (request, reply) => {
+  app.put<{ Params: { token: string } }>(`/api/${UPLOADS.put.path.replace('{token}', ':token')}`, async (request, reply) => {
     const claims = signer.verify(request.params.token);
     if (!claims) throw new AppError(ErrorCode.UNAUTHORIZED, 'The put URL is invalid or expired');
     const [folder] = claims.k.split('/');
@@ -196,22 +204,15 @@ export const registerUploads = (services: Services) => async (app: FastifyInstan
     const size = await services.storage.putAt(claims.k, body);
     return reply.send({ code: ErrorCode.OK, data: { key: claims.k, url: PUBLIC_FOLDERS.has(folder) ? fileUrlOf(claims.k) : '', size } });
   });
-
-  app.get<{ Params: { '*': string } }>(`${FILE_URL_PREFIX}*`, async (request, reply) => {
-    const key = request.params['*'];
-    const [folder = ''] = key.split('/');
-    const stream = PUBLIC_FOLDERS.has(folder) && isStorageKey(key) ? await services.storage.open(key) : null;
-    if (!stream) return reply.status(404).send({ code: ErrorCode.NOT_FOUND_PATH, msg: 'No such file', data: null });
-    const size = await services.storage.size(key);
-    return (
-      reply
-        .type(CONTENT_TYPES[extOf(key)] ?? 'application/octet-stream')
-        // Keys are never reused: the bytes under a key never change.
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .header('content-length', String(size ?? ''))
-        .send(stream)
-    );
-  });
 };
+
+/** `GET /api/v2/oss/file/<folder>/<name>`: a stored file of a public folder (platform/downloads.ts). */
+export const ossDownloads: Download[] = [
+  download(DOWNLOADS.ossFile, async (ctx, { folder, name }) => {
+    const key = `${folder}/${name}`;
+    const stream = PUBLIC_FOLDERS.has(folder) && isStorageKey(key) ? await ctx.services.storage.open(key) : null;
+    if (!stream) throw new AppError(ErrorCode.NOT_FOUND_PATH, 'No such file');
+    // Keys are never reused: the bytes under a key never change.
+    return { body: stream, type: CONTENT_TYPES[extOf(key)], size: await ctx.services.storage.size(key), cache: 'immutable' };
+  }),
+];
