@@ -321,4 +321,101 @@ describe('throttling', () => {
     fails(await s.loginAnswer('late', 'Right-pw1'), 429);
     fails(await s.loginAnswer('bystander', 'Right-pw1'), 429);
   });
+
+  it('gives a successful login its attempt back: successes never lock an address', async () => {
+    await dbOf(s).deleteFrom('login_failure').where('bucket', 'like', 'address:%').execute();
+    // Far more successes than the address limit of 6.
+    for (let i = 0; i < 10; i++) ok(await s.loginAnswer('late', 'Right-pw1'));
+    const rows = await dbOf(s).selectFrom('login_failure').select('failures').where('bucket', 'like', 'address:%').execute();
+    expect(rows.map((r) => r.failures)).toEqual([0]);
+  });
+});
+
+describe('throttling under simultaneous attempts', () => {
+  const LIMIT = 5;
+  /** Wrong-password logins sent at once (ciphers made first), through a server with these limits. */
+  const storm = async (limits: { account: number; address: number }, userIds: string[]) => {
+    const server = await startSibling(t, { loginMaxFailuresAccount: limits.account, loginMaxFailuresAddress: limits.address });
+    try {
+      const key = ok(await server.call<Key>('v2/user/login/key'));
+      const bodies = userIds.map((userId) => ({
+        user_id: userId,
+        user_password: makeCipher(key.public_key, userId, 'not-the-password', key.server_time),
+        key_id: key.key_id,
+      }));
+      const answers = await Promise.all(bodies.map((b) => server.call('v2/user/login', b)));
+      const codes = answers.map((a) => a.code);
+      return { codes, count: (code: number) => codes.filter((c) => c === code).length };
+    } finally {
+      await server.close();
+    }
+  };
+
+  for (const n of [20, 50]) {
+    it(`${n} wrong passwords at once for one account: ${LIMIT} answer 514, the rest 429`, async () => {
+      const userId = `rush${n}`;
+      await addUser(t, { user_id: userId, comp_id: compId, password: 'Right-pw1' });
+      const { count, codes } = await storm(
+        { account: LIMIT, address: 1000 },
+        Array.from({ length: n }, () => userId),
+      );
+      expect(count(514), codes.join(',')).toBe(LIMIT);
+      expect(count(429), codes.join(',')).toBe(n - LIMIT);
+      // The account stays locked for the right password too.
+      const server = await startSibling(t, { loginMaxFailuresAccount: LIMIT, loginMaxFailuresAddress: 1000 });
+      try {
+        const key = ok(await server.call<Key>('v2/user/login/key'));
+        const locked = await server.call<{ retry_after: number }>('v2/user/login', {
+          user_id: userId,
+          user_password: makeCipher(key.public_key, userId, 'Right-pw1', key.server_time),
+          key_id: key.key_id,
+        });
+        expect(locked.code).toBe(429);
+        expect(locked.data.retry_after).toBeGreaterThan(0);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('the address limit holds the same way across many accounts', async () => {
+    await dbOf(t).deleteFrom('login_failure').where('bucket', 'like', 'address:%').execute();
+    const { count, codes } = await storm(
+      { account: 1000, address: 8 },
+      Array.from({ length: 40 }, (_, i) => `ghost.storm${i}`),
+    );
+    expect(count(514), codes.join(',')).toBe(8);
+    expect(count(429), codes.join(',')).toBe(32);
+    // Refused attempts were given back to the accounts they named: none of them counts one.
+    const accounts = await dbOf(t).selectFrom('login_failure').select('failures').where('bucket', 'like', 'account:ghost.storm%').execute();
+    expect(accounts.reduce((sum, r) => sum + r.failures, 0)).toBe(8);
+    await dbOf(t).deleteFrom('login_failure').where('bucket', 'like', 'address:%').execute();
+  });
+});
+
+describe('failed-login counters', () => {
+  it('deletes counters whose window and lock have both passed, keeps the others', async () => {
+    const now = nowSeconds();
+    const old = now - t.config.loginFailureWindowSeconds - 10;
+    await dbOf(t)
+      .insertInto('login_failure')
+      .values([
+        { bucket: 'account:sweep.expired', failures: 2, window_start: old, locked_until: 0 },
+        { bucket: 'account:sweep.unlocked', failures: 9, window_start: old, locked_until: now - 5 },
+        { bucket: 'account:sweep.locked', failures: 9, window_start: old, locked_until: now + 600 },
+        { bucket: 'account:sweep.window', failures: 1, window_start: now - 5, locked_until: 0 },
+      ])
+      .execute();
+    // A process sweeps on its first login attempt (then at most once a minute).
+    const fresh = await startSibling(t);
+    try {
+      const key = ok(await fresh.call<Key>('v2/user/login/key'));
+      const cipher = makeCipher(key.public_key, 'admin', ADMIN_PASSWORD, key.server_time);
+      ok(await fresh.call('v2/user/login', { user_id: 'admin', user_password: cipher, key_id: key.key_id }));
+    } finally {
+      await fresh.close();
+    }
+    const left = await dbOf(t).selectFrom('login_failure').select('bucket').where('bucket', 'like', 'account:sweep.%').execute();
+    expect(left.map((r) => r.bucket).sort()).toEqual(['account:sweep.locked', 'account:sweep.window']);
+  });
 });

@@ -340,3 +340,103 @@ describe('permission check happens before validation', () => {
     );
   });
 });
+
+describe('input rules every path shares (issue 7)', () => {
+  type Fields = { fields: Record<string, string> };
+  const call = <T = Fields>(path: string, body: Record<string, unknown>) => t.call<T>(path, body, { token: t.adminToken });
+  const refused = async (path: string, body: Record<string, unknown>) => {
+    const res = await call(path, body);
+    fails(res, 406);
+    return res.data.fields;
+  };
+
+  it('refuses control characters with format:control_char, on a list and on an add', async () => {
+    expect(await refused('v2/user/account/list', { user_id: '\u0000' })).toEqual({ user_id: 'format:control_char' });
+    expect(await refused('v2/user/company/list', { comp_name: 'a\u001bb' })).toEqual({ comp_name: 'format:control_char' });
+    const fields = await refused('v2/user/company/add', { comp_name: 'Nul\u0000 Co', comp_parent_id: 1, comp_addr: 'x\u007f' });
+    expect(fields).toEqual({ comp_name: 'format:control_char', comp_addr: 'format:control_char' });
+    // Identifiers and secrets too: the rule comes before the field's own format.
+    expect(await refused('v2/user/account/add', { user_id: 'ab\u0000', user_password: 'x\u0001', comp_id: 1 })).toMatchObject({
+      user_id: 'format:control_char',
+      user_password: 'format:control_char',
+    });
+    ok(await call('v2/user/company/list', { comp_name: 'Nul' }));
+  });
+
+  it('keeps TAB, LF and CR in text (multi-line remarks)', async () => {
+    const user = await addUser(t, { user_id: 'multiline', comp_id: 1, remark: 'first line\r\nsecond\tline' });
+    expect(user.remark).toBe('first line\r\nsecond\tline');
+  });
+
+  it('refuses a lone surrogate with format:unicode', async () => {
+    expect(await refused('v2/user/company/add', { comp_name: 'Half \ud800 Co', comp_parent_id: 1 })).toEqual({
+      comp_name: 'format:unicode',
+    });
+    // A whole surrogate pair is an ordinary character.
+    expect((await addCompany(t, { comp_name: 'Emoji 😀 Co' })).comp_id).toBeGreaterThan(0);
+  });
+
+  it('checks keys and strings inside JSON input, and its depth', async () => {
+    const product = { name: 'JSON checked', comp_id: 1 };
+    expect(await refused('user/product/add', { ...product, attr: '{"k": "a\\u0000b"}' })).toEqual({ attr: 'format:control_char' });
+    expect(await refused('user/product/add', { ...product, attr: { 'k\u0000': 'v' } })).toEqual({ attr: 'format:control_char' });
+    let deep: unknown = 'v';
+    for (let i = 0; i < 40; i++) deep = { k: deep };
+    expect(await refused('user/product/add', { ...product, attr: deep })).toEqual({ attr: 'format:json_depth' });
+    expect(await refused('user/product/add', { ...product, attr: JSON.stringify(deep) })).toEqual({ attr: 'format:json_depth' });
+    const products = await call<unknown[]>('v2/umh/admin/product/list', { name: 'JSON checked' });
+    expect(ok(products)).toEqual([]);
+  });
+
+  it('refuses booleans as ids, numbers, flags and text', async () => {
+    expect(await refused('v2/user/role/get', { id: true })).toEqual({ id: 'type:number' });
+    expect(await refused('v2/user/account/list', { comp_id: false })).toEqual({ comp_id: 'type:number' });
+    expect(await refused('v2/user/menu/set', { menu_id: 1, is_show: true })).toEqual({ is_show: 'type:number' });
+    expect(await refused('v2/user/company/add', { comp_name: true, comp_parent_id: 1 })).toEqual({ comp_name: 'type:string' });
+    // A delete of `[true]` deletes nothing (it used to mean id 1).
+    const role = ok(await call<{ id: number }>('v2/user/role/add', { name: 'Bool target', comp_id: 1 }));
+    expect(await refused('v2/user/role/del', { ids: [true] })).toEqual({ 'ids.0': 'type:number' });
+    expect(await refused('v2/user/role/del', { id: true })).toEqual({ id: 'type:number' });
+    ok(await call('v2/user/role/get', { id: role.id }));
+    ok(await call('v2/user/role/get', { id: 1 }));
+    // Numeric strings stay ids (SPEC §5).
+    expect(ok(await call<{ id: number }>('v2/user/role/get', { id: String(role.id) })).id).toBe(role.id);
+  });
+
+  it('holds +86 mobile numbers to 11 digits starting with 1, other areas to 5–15 digits', async () => {
+    const user = (userId: string, extra: Record<string, unknown>) => ({
+      user_id: userId,
+      user_password: encodePassword(userId, 'Passw0rd!'),
+      comp_id: 1,
+      ...extra,
+    });
+    // The area defaults to +86.
+    expect(await refused('v2/user/account/add', user('phone1', { user_phone: '12345' }))).toEqual({ user_phone: 'format:phone' });
+    expect(await refused('v2/user/account/add', user('phone1', { user_phone: '23800138000', user_phone_area: '+86' }))).toEqual({
+      user_phone: 'format:phone',
+    });
+    const cn = ok(await call<UserRowLite>('v2/user/account/add', user('phone1', { user_phone: '13800138000' })));
+    ok(await call('v2/user/account/add', user('phone2', { user_phone: '12345', user_phone_area: '+1' })));
+    // set: phone and area together are checked; a phone alone only against 5–15 digits.
+    expect(await refused('v2/user/account/set', { id: cn.id, user_phone: '12345', user_phone_area: '+86' })).toEqual({
+      user_phone: 'format:phone',
+    });
+    ok(await call('v2/user/account/set', { id: cn.id, user_phone: '15900000000' }));
+    // Companies: add, set and registration.
+    expect(await refused('v2/user/company/add', { comp_name: 'Phone Co', comp_parent_id: 1, comp_phone: '1380013800' })).toEqual({
+      comp_phone: 'format:phone',
+    });
+    ok(await call('v2/user/company/add', { comp_name: 'Phone Co', comp_parent_id: 1, comp_phone: '1380013800', comp_phone_area: '+44' }));
+    const reg = await t.call<Fields>('v2/user/company/register', {
+      parent_comp_key: 'whatever',
+      comp_name: 'Reg phone Co',
+      comp_person: 'Pat',
+      comp_phone: '1234567',
+      user_id: 'reg.phone',
+      user_password: encodePassword('reg.phone', 'Passw0rd!'),
+      user_email: 'reg.phone@example.com',
+    });
+    fails(reg, 406);
+    expect(reg.data.fields.comp_phone).toBe('format:phone');
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMPANY_TYPES, CompanyState, PHONE_AREA_DEFAULT } from '../constants.js';
-import { id, ids, int, oneOf, pagingSchema, phone, phoneArea, requiredText, text } from './common.js';
+import { email, id, ids, int, oneOf, pagingSchema, phone, phoneArea, phoneFitsArea, requiredText, text } from './common.js';
 import { accountId, encodedPassword } from './user.js';
 
 const latitude = () => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().min(-90).max(90));
@@ -60,37 +60,42 @@ const companyFields = {
   state: oneOf([CompanyState.ACTIVE, CompanyState.DISABLED]),
 };
 
-export const companyAddInput = z.object({
-  ...companyFields,
-  comp_short_name: companyFields.comp_short_name.default(''),
-  comp_type: companyFields.comp_type.default(9),
-  comp_addr: companyFields.comp_addr.default(''),
-  comp_person: companyFields.comp_person.default(''),
-  area: companyFields.area.default(''),
-  area_id: companyFields.area_id.default(0),
-  country: companyFields.country.default(''),
-  province: companyFields.province.default(''),
-  city: companyFields.city.default(''),
-  dk_limit: companyFields.dk_limit.default(0),
-  sys: companyFields.sys.default(''),
-  latitude: companyFields.latitude.default(null),
-  longitude: companyFields.longitude.default(null),
-  comp_phone_area: companyFields.comp_phone_area.default(PHONE_AREA_DEFAULT),
-  comp_phone: companyFields.comp_phone.default(''),
-  sort: companyFields.sort.default(null),
-  state: companyFields.state.default(CompanyState.ACTIVE),
-});
+export const companyAddInput = z
+  .object({
+    ...companyFields,
+    comp_short_name: companyFields.comp_short_name.default(''),
+    comp_type: companyFields.comp_type.default(9),
+    comp_addr: companyFields.comp_addr.default(''),
+    comp_person: companyFields.comp_person.default(''),
+    area: companyFields.area.default(''),
+    area_id: companyFields.area_id.default(0),
+    country: companyFields.country.default(''),
+    province: companyFields.province.default(''),
+    city: companyFields.city.default(''),
+    dk_limit: companyFields.dk_limit.default(0),
+    sys: companyFields.sys.default(''),
+    latitude: companyFields.latitude.default(null),
+    longitude: companyFields.longitude.default(null),
+    comp_phone_area: companyFields.comp_phone_area.default(PHONE_AREA_DEFAULT),
+    comp_phone: companyFields.comp_phone.default(''),
+    sort: companyFields.sort.default(null),
+    state: companyFields.state.default(CompanyState.ACTIVE),
+  })
+  .superRefine(phoneFitsArea('comp_phone', 'comp_phone_area'));
 export type CompanyAddInput = z.infer<typeof companyAddInput>;
 
-export const companySetInput = z.object({
-  comp_id: id(),
-  ...Object.fromEntries(Object.entries(companyFields).map(([k, s]) => [k, s.optional()])),
-  /** Approving a registration: 1 (active) on a pending company. */
-}) as z.ZodObject<
-  { comp_id: ReturnType<typeof id> } & {
-    [K in keyof typeof companyFields]: z.ZodOptional<(typeof companyFields)[K]>;
-  }
->;
+/** A phone sent without its area is checked against the general rule only. */
+export const companySetInput = (
+  z.object({
+    comp_id: id(),
+    ...Object.fromEntries(Object.entries(companyFields).map(([k, s]) => [k, s.optional()])),
+    /** Approving a registration: 1 (active) on a pending company. */
+  }) as z.ZodObject<
+    { comp_id: ReturnType<typeof id> } & {
+      [K in keyof typeof companyFields]: z.ZodOptional<(typeof companyFields)[K]>;
+    }
+  >
+).superRefine(phoneFitsArea('comp_phone', 'comp_phone_area'));
 export type CompanySetInput = z.infer<typeof companySetInput>;
 
 export const companyListInput = pagingSchema.extend({
@@ -109,18 +114,20 @@ export const companyDelInput = z
   .refine((v) => v.comp_id !== undefined || v.id !== undefined || (v.ids?.length ?? 0) > 0, { message: 'required', path: ['comp_id'] });
 
 /** Public self-registration: a pending company under the parent named by its key, with its first account. */
-export const companyRegisterInput = z.object({
-  parent_comp_key: requiredText(64),
-  comp_name: requiredText(128),
-  comp_short_name: text(64).default(''),
-  comp_type: companyFields.comp_type.default(9),
-  comp_person: requiredText(64),
-  comp_phone_area: phoneArea().default(PHONE_AREA_DEFAULT),
-  comp_phone: phone().default(''),
-  country: text(64).default(''),
-  comp_addr: text(255).default(''),
-  user_id: accountId(),
-  user_password: encodedPassword(),
-  user_email: z.string().trim().pipe(z.email()),
-});
+export const companyRegisterInput = z
+  .object({
+    parent_comp_key: requiredText(64),
+    comp_name: requiredText(128),
+    comp_short_name: text(64).default(''),
+    comp_type: companyFields.comp_type.default(9),
+    comp_person: requiredText(64),
+    comp_phone_area: phoneArea().default(PHONE_AREA_DEFAULT),
+    comp_phone: phone().default(''),
+    country: text(64).default(''),
+    comp_addr: text(255).default(''),
+    user_id: accountId(),
+    user_password: encodedPassword(),
+    user_email: email().pipe(z.string().min(1, 'required')),
+  })
+  .superRefine(phoneFitsArea('comp_phone', 'comp_phone_area'));
 export type CompanyRegisterInput = z.infer<typeof companyRegisterInput>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, ids, int, oneOf, pagingSchema, requiredText, text, unixTime } from './common.js';
+import { id, ids, int, jsonObject, oneOf, pagingSchema, requiredText, safeString, text, unixTime } from './common.js';
 
 /** SPEC §4 device network (NAT) types: 0 unknown, 1 public, 2 full-cone, 3 IP-restricted, 4 port-restricted, 5 symmetric. */
 export const NETWORK_TYPES = [0, 1, 2, 3, 4, 5] as const;
@@ -39,13 +39,13 @@ export const SERVICE_KEY_HEADER = 'x-service-key';
  * can say everything in its first message). `ts` defaults to the server's clock.
  */
 export const deviceEventSchema = z.object({
-  uid: z.string().trim().min(1).max(64),
+  uid: safeString().trim().min(1).max(64),
   type: z.enum(DEVICE_EVENT_TYPES),
   ts: unixTime().optional(),
   network_type: oneOf(NETWORK_TYPES).optional(),
   vendor: text(64).optional(),
   protocol: text(64).optional(),
-  properties: z.record(z.string(), z.unknown()).optional(),
+  properties: jsonObject().optional(),
   wake_state: oneOf(WAKE_STATES).optional(),
   country: text(8).optional(),
   /** `licence` events: the licence code the device uses (bound once; see docs/api.md "Licence codes"). */
@@ -201,7 +201,7 @@ export const licenceExportOutput = z.object({
 export type LicenceExportOutput = z.infer<typeof licenceExportOutput>;
 
 export const stateHistoryInput = pagingSchema.extend({
-  uid: z.string().trim().min(1).max(64),
+  uid: safeString().trim().min(1).max(64),
   type: z.enum(DEVICE_EVENT_TYPES).optional(),
   gmt_start: unixTime().optional(),
   gmt_end: unixTime().optional(),

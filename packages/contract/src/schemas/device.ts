@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, ids, pagingSchema, text, unixTime } from './common.js';
+import { id, ids, pagingSchema, safeString, text, unixTime } from './common.js';
 
 /**
  * Device identifiers (docs/api.md "Devices"):
@@ -38,7 +38,7 @@ export const macFilterPrefix = (raw: string): string => {
 const uidField = () =>
   z.preprocess(
     (v) => (typeof v === 'number' ? String(v) : v),
-    z.string().transform((v, ctx) => {
+    safeString().transform((v, ctx) => {
       const uid = normalizeUid(v);
       if (uid === null) {
         ctx.addIssue({ code: 'custom', message: 'format:uid' });
@@ -51,7 +51,7 @@ const uidField = () =>
 const macField = () =>
   z.preprocess(
     (v) => (v === undefined || v === null ? '' : v),
-    z.string().transform((v, ctx) => {
+    safeString().transform((v, ctx) => {
       const mac = normalizeMac(v);
       if (mac === null) {
         ctx.addIssue({ code: 'custom', message: 'format:mac' });
@@ -125,7 +125,7 @@ export type DeviceListInput = z.infer<typeof deviceListInput>;
 export const deviceAddInput = z.object({
   uid: uidField(),
   mac: macField().default(''),
-  pk: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().min(1).max(64)),
+  pk: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), safeString().min(1).max(64)),
   comp_id: id(),
 });
 export type DeviceAddInput = z.infer<typeof deviceAddInput>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, int, oneOf, requiredText, text } from './common.js';
+import { id, int, oneOf, requiredText, safeString, text } from './common.js';
 
 export interface MenuNode {
   menu_id: number;
@@ -30,8 +30,7 @@ export const menuNodeSchema: z.ZodType<MenuNode> = z.lazy(() =>
 );
 
 const menuKey = () =>
-  z
-    .string()
+  safeString()
     .trim()
     .regex(/^[a-z0-9_]+(\/[a-z0-9_]+)*$/, 'format:menu_key')
     .max(64);

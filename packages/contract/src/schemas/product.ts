@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Access } from '../api/define.js';
-import { id, ids, int, oneOf, pagingSchema, requiredText, text } from './common.js';
+import { id, ids, int, jsonRuleOf, oneOf, pagingSchema, requiredText, safeString, text } from './common.js';
 
 /**
  * Node type of a product: how its devices reach the cloud. 1 connects directly,
@@ -26,10 +26,10 @@ export const UPLOAD_FOLDER_ACCESS: Record<UploadFolder, Access> = {
 
 /**
  * Checks a product `attr` (SPEC §3: a JSON string): it must parse to an object, and
- * no attribute value may be empty (SPEC §5 "attribute value cannot be empty").
- * Answers the rule that failed, or null.
+ * no attribute value may be empty (SPEC §5 "attribute value cannot be empty"); keys and
+ * strings as every JSON input (`jsonRuleOf`). Answers the rule that failed, or null.
  */
-export const attrRuleOf = (value: string): 'format:json' | 'format:attr_value' | null => {
+export const attrRuleOf = (value: string): 'format:json' | 'format:attr_value' | ReturnType<typeof jsonRuleOf> => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -38,15 +38,22 @@ export const attrRuleOf = (value: string): 'format:json' | 'format:attr_value' |
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'format:json';
   const isEmpty = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
-  return Object.values(parsed).some(isEmpty) ? 'format:attr_value' : null;
+  if (Object.values(parsed).some(isEmpty)) return 'format:attr_value';
+  return jsonRuleOf(parsed);
 };
 
 /** `attr`: a JSON object as text; empty text means `{}`. Stored compact. */
 export const attrField = () =>
   z.preprocess(
-    (v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v),
-    z
-      .string()
+    (v, ctx) => {
+      if (v === null || typeof v !== 'object') return v;
+      // Checked before stringifying: a hostile nesting would overflow JSON.stringify's stack.
+      const rule = jsonRuleOf(v);
+      if (!rule) return JSON.stringify(v);
+      ctx.addIssue({ code: 'custom', message: rule, input: v });
+      return z.NEVER;
+    },
+    safeString()
       .trim()
       .max(16_384)
       .transform((v) => (v === '' ? '{}' : v))
@@ -86,8 +93,7 @@ export type ProductRow = z.infer<typeof productRowSchema>;
 const imgKey = () =>
   z.preprocess(
     (v) => (v === null ? '' : v),
-    z
-      .string()
+    safeString()
       .trim()
       .max(200)
       .regex(/^([a-z0-9_-]+\/[A-Za-z0-9_-]+\.[a-z0-9]{1,8})?$/, 'format:storage_key'),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { PHONE_AREA_DEFAULT, USER_TYPES, UserState } from '../constants.js';
-import { email, id, int, oneOf, pagingSchema, phone, phoneArea, text, unixTime } from './common.js';
+import { email, id, int, oneOf, pagingSchema, phone, phoneArea, phoneFitsArea, safeString, text, unixTime } from './common.js';
 
 /** CONTRACT §4: 2–64 characters of letters, digits and `_ . @ -`. */
 export const USER_ID_PATTERN = /^[A-Za-z0-9_.@-]{2,64}$/;
 export const accountId = () =>
-  z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().trim().regex(USER_ID_PATTERN, 'format:user_id'));
+  z.preprocess((v) => (typeof v === 'number' ? String(v) : v), safeString().trim().regex(USER_ID_PATTERN, 'format:user_id'));
 /** encodePassword(user_id, password): lowercase hex SHA-256 (CONTRACT §4). */
-export const encodedPassword = () => z.string().regex(/^[0-9a-f]{64}$/, 'format:encoded_password');
+export const encodedPassword = () => safeString().regex(/^[0-9a-f]{64}$/, 'format:encoded_password');
 
 export const loginKeyOutput = z.object({
   key_id: z.string(),
@@ -21,8 +21,8 @@ export const loginInput = z.object({
   device_system: text(32).default('web'),
   device_model: text(128).default(''),
   user_id: accountId(),
-  user_password: z.string().min(16).max(2048),
-  key_id: z.string().min(1).max(128),
+  user_password: safeString().min(16).max(2048),
+  key_id: safeString().min(1).max(128),
 });
 export type LoginInput = z.infer<typeof loginInput>;
 
@@ -59,33 +59,40 @@ const userFields = {
   role_id: id().nullable(),
 };
 
-export const accountAddInput = z.object({
-  user_id: accountId(),
-  user_password: encodedPassword(),
-  ...userFields,
-  user_name: userFields.user_name.default(''),
-  user_email: userFields.user_email.default(''),
-  user_phone: userFields.user_phone.default(''),
-  user_phone_area: userFields.user_phone_area.default(PHONE_AREA_DEFAULT),
-  validity_time: userFields.validity_time.default(0),
-  remark: userFields.remark.default(''),
-  state: userFields.state.default(UserState.ENABLED),
-  user_type: userFields.user_type.default(9),
-  role_id: userFields.role_id.optional(),
-});
+export const accountAddInput = z
+  .object({
+    user_id: accountId(),
+    user_password: encodedPassword(),
+    ...userFields,
+    user_name: userFields.user_name.default(''),
+    user_email: userFields.user_email.default(''),
+    user_phone: userFields.user_phone.default(''),
+    user_phone_area: userFields.user_phone_area.default(PHONE_AREA_DEFAULT),
+    validity_time: userFields.validity_time.default(0),
+    remark: userFields.remark.default(''),
+    state: userFields.state.default(UserState.ENABLED),
+    user_type: userFields.user_type.default(9),
+    role_id: userFields.role_id.optional(),
+  })
+  .superRefine(phoneFitsArea('user_phone', 'user_phone_area'));
 export type AccountAddInput = z.infer<typeof accountAddInput>;
 
-/** Absent fields stay as they are; the password only changes when supplied. */
-export const accountSetInput = z.object({
-  id: id(),
-  user_password: encodedPassword().optional(),
-  ...Object.fromEntries(Object.entries(userFields).map(([k, s]) => [k, s.optional()])),
-}) as z.ZodObject<
-  {
-    id: ReturnType<typeof id>;
-    user_password: z.ZodOptional<ReturnType<typeof encodedPassword>>;
-  } & { [K in keyof typeof userFields]: z.ZodOptional<(typeof userFields)[K]> }
->;
+/**
+ * Absent fields stay as they are; the password only changes when supplied. A phone sent
+ * without its area is checked against the general rule only.
+ */
+export const accountSetInput = (
+  z.object({
+    id: id(),
+    user_password: encodedPassword().optional(),
+    ...Object.fromEntries(Object.entries(userFields).map(([k, s]) => [k, s.optional()])),
+  }) as z.ZodObject<
+    {
+      id: ReturnType<typeof id>;
+      user_password: z.ZodOptional<ReturnType<typeof encodedPassword>>;
+    } & { [K in keyof typeof userFields]: z.ZodOptional<(typeof userFields)[K]> }
+  >
+).superRefine(phoneFitsArea('user_phone', 'user_phone_area'));
 export type AccountSetInput = z.infer<typeof accountSetInput>;
 
 export const accountListInput = pagingSchema.extend({

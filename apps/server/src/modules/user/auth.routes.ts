@@ -32,34 +32,32 @@ export const authRoutes: Route[] = [
 
   route(API.login, async (ctx, input) => {
     const { config, throttle, loginKeys } = ctx.services;
-    const accountBucket = `account:${input.user_id.toLowerCase()}`;
-    const addressBucket = `address:${ctx.ip}`;
-    const lockedFor = await throttle.lockedFor([accountBucket, addressBucket]);
+    const accountBucket = { bucket: `account:${input.user_id.toLowerCase()}`, limit: config.loginMaxFailuresAccount };
+    const addressBucket = { bucket: `address:${ctx.ip}`, limit: config.loginMaxFailuresAddress };
+    // The attempt counts as a failure from here on (atomically, so simultaneous attempts cannot
+    // all slip under the limit); a success gives it back below.
+    const lockedFor = await throttle.reserve([accountBucket, addressBucket]);
     if (lockedFor > 0)
       throw new AppError(ErrorCode.TOO_MANY_REQUESTS, `Too many failed logins; try again in ${lockedFor} s`, { retry_after: lockedFor });
-    const fail = async (code: 514 | 406, message?: string) => {
-      await throttle.recordFailure(accountBucket, config.loginMaxFailuresAccount);
-      await throttle.recordFailure(addressBucket, config.loginMaxFailuresAddress);
-      return new AppError(code, message);
-    };
 
     const plain = await loginKeys.decrypt(input.key_id, input.user_password);
-    if (plain === null) throw await fail(406, 'The login cipher cannot be read; fetch a new key');
+    if (plain === null) throw new AppError(ErrorCode.BAD_PARAMS, 'The login cipher cannot be read; fetch a new key');
     const [account, encoded, ts] = plain.split('\n');
     const now = nowSeconds();
     if (account !== input.user_id || !encoded || !/^[0-9a-f]{64}$/.test(encoded))
-      throw await fail(406, 'The login cipher does not match the account');
+      throw new AppError(ErrorCode.BAD_PARAMS, 'The login cipher does not match the account');
     if (!ts || !/^\d+$/.test(ts) || Math.abs(Number(ts) - now) > LOGIN_WINDOW_SECONDS)
-      throw await fail(406, 'The login cipher is stale; check the clock and retry');
-    if (!(await claimCipher(ctx.conn, input.user_password, now))) throw await fail(406, 'The login cipher was already used');
+      throw new AppError(ErrorCode.BAD_PARAMS, 'The login cipher is stale; check the clock and retry');
+    if (!(await claimCipher(ctx.conn, input.user_password, now)))
+      throw new AppError(ErrorCode.BAD_PARAMS, 'The login cipher was already used');
 
     const user = await findLoginUser(ctx.conn, input.user_id);
     if (!user) {
       await dummyVerify(encoded);
-      throw await fail(514);
+      throw new AppError(ErrorCode.WRONG_ACCOUNT);
     }
-    if (!(await verifyPassword(user.password_hash, encoded))) throw await fail(514);
-    await throttle.reset(accountBucket);
+    if (!(await verifyPassword(user.password_hash, encoded))) throw new AppError(ErrorCode.WRONG_ACCOUNT);
+    await throttle.succeeded(accountBucket.bucket, [addressBucket]);
     if (user.state !== UserState.ENABLED) throw new AppError(ErrorCode.ACCOUNT_DISABLED);
     if (user.validity_time > 0 && user.validity_time <= now) throw new AppError(ErrorCode.ACCOUNT_EXPIRED);
     const company = await getCompany(ctx.conn, user.comp_id);
