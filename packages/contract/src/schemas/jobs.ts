@@ -26,11 +26,22 @@ export const IMPORT_ROW_REASONS = [
   'duplicate_uid',
   'duplicate_mac',
   'dk_limit',
+  'formula_without_value',
 ] as const;
 export type ImportRowReason = (typeof IMPORT_ROW_REASONS)[number];
 
 /** Why a whole job failed (`error`). */
-export const JOB_ERRORS = ['file_missing', 'file_corrupt', 'no_sheet', 'too_many_rows', 'internal'] as const;
+export const JOB_ERRORS = [
+  'file_missing',
+  'file_corrupt',
+  'no_sheet',
+  /** The first worksheet holds no device row, and no other does either. */
+  'no_rows',
+  /** The first worksheet holds no device row, another worksheet does. */
+  'data_not_on_first_sheet',
+  'too_many_rows',
+  'internal',
+] as const;
 
 /** Rows one import may hold. */
 export const IMPORT_MAX_ROWS = 1_000_000;

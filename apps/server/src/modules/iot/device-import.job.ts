@@ -6,7 +6,8 @@ import { JobFailure, type JobHandler, JobInterrupted } from '../../platform/jobs
 import { nowSeconds } from '../../platform/time.js';
 import { registerDevices } from './device.service.js';
 import { recordDuplicates } from './duplicate.repository.js';
-import { byteCounter, cellText, createSheetWriter } from './xlsx.js';
+import { byteCounter, type CellReading, createSheetWriter, readCell } from './xlsx.js';
+import { openStoredWorkbook, type WorkbookArchive, XlsxArchiveError } from './xlsx-archive.js';
 
 /** Rows stored per transaction (and per checkpoint). */
 export const IMPORT_CHUNK = 2_000;
@@ -22,6 +23,11 @@ const REASON_TEXT: Record<ImportRowReason, [string, string, string]> = {
   duplicate_uid: ['UID already registered', 'UID 已注册', 'UID 已註冊'],
   duplicate_mac: ['MAC already registered', 'MAC 已注册', 'MAC 已註冊'],
   dk_limit: ['Over the company key limit', '超过公司设备密钥上限', '超過公司裝置金鑰上限'],
+  formula_without_value: [
+    'Formula without a calculated value: open and save the file in Excel, or paste the values',
+    '公式没有计算结果：请在 Excel 中打开并保存文件，或粘贴为数值',
+    '公式沒有計算結果：請在 Excel 中開啟並儲存檔案，或貼上為值',
+  ],
 };
 
 interface SheetRow {
@@ -29,6 +35,8 @@ interface SheetRow {
   uid: string;
   mac: string;
   pk: string;
+  /** A UID, MAC or PK cell holds a formula without its result (the row is refused). */
+  formulaWithoutValue: boolean;
 }
 
 interface Refusal {
@@ -37,19 +45,54 @@ interface Refusal {
 }
 
 /**
- * The rows of the first worksheet, streamed (never the whole workbook in memory). The
- * header row (a cell reading UID) fixes the columns; without one, A/B/C are UID/MAC/PK.
- * Any parse failure is the file's fault: `file_corrupt`.
+ * One worksheet's device rows. The first non-empty row, when a cell reads UID, is the header and
+ * fixes the columns (and MAC, PK); otherwise A/B/C are UID/MAC/PK. Rows empty in those columns are
+ * skipped; an empty PK cell takes the import's `pk`.
  */
-async function* sheetRows(input: NodeJS.ReadableStream, defaultPk: string): AsyncGenerator<SheetRow> {
+async function* deviceRows(rows: AsyncIterable<ExcelJS.Row>, defaultPk: string, date1904: boolean): AsyncGenerator<SheetRow> {
+  let columns = { uid: 1, mac: 2, pk: 3 };
+  let first = true;
+  for await (const row of rows) {
+    const cells: CellReading[] = [];
+    row.eachCell((cell, col) => {
+      cells[col] = readCell(cell, date1904);
+    });
+    if (first) {
+      if (cells.every((c) => c.text === '')) continue;
+      first = false;
+      const at = (name: string) => cells.findIndex((c) => c?.text.toUpperCase() === name);
+      if (at('UID') > 0) {
+        columns = { uid: at('UID'), mac: Math.max(at('MAC'), 0), pk: Math.max(at('PK'), 0) };
+        continue;
+      }
+    }
+    const [uid, mac, pk] = [columns.uid, columns.mac, columns.pk].map((col) => (col > 0 ? cells[col] : undefined));
+    if (!uid?.text && !mac?.text && !pk?.text) continue;
+    yield {
+      rowNo: row.number,
+      uid: uid?.text ?? '',
+      mac: mac?.text ?? '',
+      pk: pk?.text || defaultPk,
+      formulaWithoutValue: !!(uid?.formulaWithoutValue || mac?.formulaWithoutValue || pk?.formulaWithoutValue),
+    };
+  }
+}
+
+/**
+ * The device rows of the first worksheet (the first visible one in tab order), streamed: never the
+ * whole workbook in memory. When it holds none, the job fails rather than "import" nothing:
+ * `data_not_on_first_sheet` when another worksheet has rows, else `no_rows` (`no_sheet` without a
+ * worksheet). Any parse failure is the file's fault: `file_corrupt`.
+ */
+async function* sheetRows(input: NodeJS.ReadableStream, defaultPk: string, date1904: boolean): AsyncGenerator<SheetRow> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input as unknown as import('node:stream').Stream, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    styles: 'ignore',
+    // Number formats tell dates from numbers.
+    styles: 'cache',
     entries: 'ignore',
   });
-  let columns = { uid: 1, mac: 2, pk: 3 };
   // Manual iteration: a parse error is the file's fault (file_corrupt), while an error of
   // the consumer (a chunk that failed, a crash) must pass through unchanged.
   const next = async <T>(it: AsyncIterator<T>): Promise<IteratorResult<T>> => {
@@ -60,35 +103,20 @@ async function* sheetRows(input: NodeJS.ReadableStream, defaultPk: string): Asyn
     }
   };
   const sheets = reader[Symbol.asyncIterator]();
-  // Only the first worksheet is read.
   const firstSheet = await next(sheets);
   if (firstSheet.done) throw new JobFailure('no_sheet');
-  const rows = firstSheet.value[Symbol.asyncIterator]();
-  let first = true;
+  const rows = deviceRows(firstSheet.value, defaultPk, date1904);
+  let found = 0;
   for (let item = await next(rows); !item.done; item = await next(rows)) {
-    const row = item.value;
-    const values = row.values as ExcelJS.CellValue[];
-    // Sparse (1-based, holes for empty cells): Array.from visits the holes too.
-    const texts = Array.from(values, (v) => cellText(v));
-    if (first) {
-      first = false;
-      const uidAt = texts.findIndex((t) => t.toUpperCase() === 'UID');
-      if (uidAt > 0) {
-        const at = (name: string) =>
-          Math.max(
-            texts.findIndex((t) => t.toUpperCase() === name),
-            0,
-          );
-        columns = { uid: uidAt, mac: at('MAC'), pk: at('PK') };
-        continue;
-      }
-    }
-    const uid = texts[columns.uid] ?? '';
-    const mac = columns.mac > 0 ? (texts[columns.mac] ?? '') : '';
-    const pkCell = columns.pk > 0 ? (texts[columns.pk] ?? '') : '';
-    if (uid === '' && mac === '' && pkCell === '') continue;
-    yield { rowNo: row.number, uid, mac, pk: pkCell || defaultPk };
+    found++;
+    yield item.value;
   }
+  if (found > 0) return;
+  // Nothing on the first sheet: say where the rows are, if anywhere.
+  for (let sheet = await next(sheets); !sheet.done; sheet = await next(sheets)) {
+    if (!(await next(deviceRows(sheet.value, defaultPk, date1904))).done) throw new JobFailure('data_not_on_first_sheet');
+  }
+  throw new JobFailure('no_rows');
 }
 
 /**
@@ -100,11 +128,17 @@ async function* sheetRows(input: NodeJS.ReadableStream, defaultPk: string): Asyn
  */
 export const deviceImportHandler: JobHandler = async (ctx) => {
   const { job, services } = ctx;
-  const size = await services.storage.size(job.input_key);
-  const input = size === null ? null : await services.storage.open(job.input_key);
-  if (!input || size === null) throw new JobFailure('file_missing');
+  let archive: WorkbookArchive | null;
+  try {
+    archive = await openStoredWorkbook(services.storage, job.input_key);
+  } catch (err) {
+    throw err instanceof XlsxArchiveError ? new JobFailure('file_corrupt') : err;
+  }
+  if (!archive) throw new JobFailure('file_missing');
+  const { size, date1904 } = archive;
+  const input = archive.stream();
   const counter = byteCounter();
-  input.on('error', () => counter.stream.destroy(new JobFailure('file_missing')));
+  input.on('error', (err) => counter.stream.destroy(new JobFailure(err instanceof XlsxArchiveError ? 'file_corrupt' : 'file_missing')));
   input.pipe(counter.stream);
 
   const defaultPk = typeof job.params.pk === 'string' ? job.params.pk : '';
@@ -117,6 +151,8 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
 
   /** Duplicates within the file are decided here (first occurrence wins); everything else by registerDevices. */
   const checkInFile = (row: SheetRow): ImportRowReason | null => {
+    // Before anything else: the row's real UID/MAC are unknown, so they join no in-file set.
+    if (row.formulaWithoutValue) return 'formula_without_value';
     if (row.uid === '') return 'uid_required';
     const uid = normalizeUid(row.uid);
     const mac = normalizeMac(row.mac);
@@ -206,7 +242,7 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
   };
 
   try {
-    for await (const row of sheetRows(counter.stream, defaultPk)) {
+    for await (const row of sheetRows(counter.stream, defaultPk, date1904)) {
       if (row.rowNo <= job.checkpoint) {
         // Stored before the interruption: only remember what the file held.
         checkInFile(row);
@@ -222,6 +258,7 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
     }
   } finally {
     input.destroy();
+    await archive.close();
   }
   await flush();
   await ctx.report({ done: rows, total: rows });

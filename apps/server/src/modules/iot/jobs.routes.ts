@@ -2,9 +2,10 @@ import { API, EXPORT_MAX_SECONDS, type ExportAddInput, type ImportAddInput, type
 import { type RequestContext, sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { kickJobs } from '../../platform/jobs.js';
-import { assertCompanyInScope } from '../../platform/scope.js';
+import { isCompanyInScope } from '../../platform/scope.js';
 import { isStorageKey } from '../../platform/storage.js';
 import { type Route, route } from '../../platform/transport.js';
+import { visibleProductPks } from './device.repository.js';
 import { duplicateEntity, listDuplicates, resolveDuplicate } from './duplicate.repository.js';
 import { createJob, getJobRow, jobEntity, listJobs } from './job.repository.js';
 import { hasZipMagic, isXlsxName } from './xlsx.js';
@@ -16,17 +17,29 @@ const startSoon = (ctx: RequestContext) => {
   for (const ms of [20, 250]) setTimeout(() => kickJobs(ctx.services), ms).unref();
 };
 
+/** CONTRACT §3: a company outside the caller's scope is a field that failed (406 `fields.comp_id`). */
+const assertCompany = async (ctx: RequestContext, compId: number) => {
+  if (!(await isCompanyInScope(ctx.conn, ctx.scope, compId))) throw badParams({ comp_id: 'not_found' }, 'company does not exist');
+};
+
 const addImport = async (ctx: RequestContext, input: ImportAddInput) => {
   const session = sessionOf(ctx);
-  await assertCompanyInScope(ctx.conn, ctx.scope, input.comp_id);
+  await assertCompany(ctx, input.comp_id);
+  // The default product is checked as every row's is (registerDevices): own or shared into the scope.
+  const pk = input.pk ?? '';
+  if (pk !== '' && !(await visibleProductPks(ctx.conn, ctx.scope, [pk])).has(pk)) {
+    throw badParams({ pk: 'not_found' }, 'product does not exist');
+  }
   const key = input.file_key;
   if (!isStorageKey(key) || !key.startsWith('imports/')) throw badParams({ file_key: 'not_found' }, 'file does not exist');
   if ((await ctx.services.storage.size(key)) === null) throw badParams({ file_key: 'not_found' }, 'file does not exist');
-  // SPEC §5: only xlsx, by name and by content (a ZIP archive).
-  if (!key.endsWith('.xlsx') || (input.file_name !== undefined && input.file_name !== '' && !isXlsxName(input.file_name))) {
-    throw badParams({ file_key: 'format:xlsx' }, ONLY_XLSX);
-  }
-  if (!(await hasZipMagic(ctx.services.storage, key))) {
+  // SPEC §5: only xlsx, by name and by content (a ZIP archive). A refused file is removed: its
+  // key is dead (another try needs a new upload).
+  const isXlsx =
+    key.endsWith('.xlsx') &&
+    (input.file_name === undefined || input.file_name === '' || isXlsxName(input.file_name)) &&
+    (await hasZipMagic(ctx.services.storage, key));
+  if (!isXlsx) {
     await ctx.services.storage.remove(key);
     throw badParams({ file_key: 'format:xlsx' }, ONLY_XLSX);
   }
@@ -35,7 +48,7 @@ const addImport = async (ctx: RequestContext, input: ImportAddInput) => {
     comp_id: input.comp_id,
     user_id: session.userId,
     scope: ctx.scope,
-    params: { pk: input.pk ?? '' },
+    params: { pk: input.pk ?? '', lang: ctx.lang },
     file_name: input.file_name || key.slice(key.indexOf('/') + 1),
     input_key: key,
   });
@@ -52,13 +65,13 @@ const addExport = (kind: JobKind) => async (ctx: RequestContext, input: ExportAd
   if (input.gmt_end - input.gmt_start > EXPORT_MAX_SECONDS) {
     throw badParams({ gmt_end: 'range:3_months' }, 'Export period within three months');
   }
-  if (input.comp_id !== undefined) await assertCompanyInScope(ctx.conn, ctx.scope, input.comp_id);
+  if (input.comp_id !== undefined) await assertCompany(ctx, input.comp_id);
   const id = await createJob(ctx.conn, {
     kind,
     comp_id: session.compId,
     user_id: session.userId,
     scope: ctx.scope,
-    params: { ...input },
+    params: { ...input, lang: ctx.lang },
   });
   startSoon(ctx);
   const row = await getJobRow(ctx.conn, ctx.services, id);

@@ -28,12 +28,36 @@ export const hasZipMagic = async (storage: Storage, key: string): Promise<boolea
   return head.subarray(0, 4).equals(ZIP_MAGIC);
 };
 
-/** A cell as text: numbers, rich text, formulas' results and hyperlinks all become their visible text. */
-export const cellText = (value: ExcelJS.CellValue | undefined): string => {
+/**
+ * A number format that shows a date or a time: y, m, d, h, s outside quoted text and [colour] or
+ * [locale] sections (exceljs tests lower case letters and M only: it misses a format such as `YYYY`).
+ */
+export const isDateFormat = (format: string | undefined): boolean =>
+  !!format && /[ymdhsb]/i.test(format.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+
+/** A spreadsheet serial day number as a time (the 1900 or the 1904 system), as exceljs counts it. */
+const serialToDate = (serial: number, date1904: boolean) => new Date(Math.round((serial - 25569 + (date1904 ? 1462 : 0)) * 86_400_000));
+
+/**
+ * A date cell as ISO 8601: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SS` when it has a time of day, `HH:MM:SS`
+ * for a time alone (day 0). To the nearest second: serial numbers carry floating-point noise.
+ */
+export const formatCellDate = (date: Date): string => {
+  const iso = new Date(Math.round(date.getTime() / 1000) * 1000).toISOString();
+  const day = iso.slice(0, 10);
+  const time = iso.slice(11, 19);
+  if (day === '1899-12-30') return time;
+  return time === '00:00:00' ? day : `${day}T${time}`;
+};
+
+/** What one cell holds for an import: its visible text, or a formula whose result the file does not carry. */
+export type CellReading = { text: string; formulaWithoutValue: false } | { text: string; formulaWithoutValue: true };
+
+const textOf = (value: ExcelJS.CellValue | undefined): string => {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return formatCellDate(value);
   if (typeof value === 'object') {
     if ('richText' in value)
       return value.richText
@@ -41,9 +65,43 @@ export const cellText = (value: ExcelJS.CellValue | undefined): string => {
         .join('')
         .trim();
     if ('text' in value && typeof value.text === 'string') return value.text.trim();
-    if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
+    // An error value (#N/A, #REF!…) reads as itself: it then fails the column's format check.
+    if ('error' in value) return String(value.error);
   }
   return '';
+};
+
+/**
+ * A cell of exceljs's streaming reader as its visible text: strings (shared, inline, rich), numbers,
+ * dates (by the cell's number format, ISO 8601), hyperlinks, and a formula's cached result. A
+ * formula stored without a result (openpyxl and other generators write them so; Excel computes them
+ * on opening) has no text to import: `formulaWithoutValue`, with the formula as its text.
+ */
+export const readCell = (cell: Pick<ExcelJS.Cell, 'value' | 'numFmt'>, date1904: boolean): CellReading => {
+  const value = cell.value;
+  if (value !== null && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value)) {
+    const formula = value as ExcelJS.CellFormulaValue | ExcelJS.CellSharedFormulaValue;
+    const result = formula.result;
+    // exceljs answers NaN for an empty or an error result (`<v></v>`, t="e"): no value either.
+    if (result === undefined || result === null || (typeof result === 'number' && Number.isNaN(result))) {
+      const text = 'formula' in formula && formula.formula ? formula.formula : 'sharedFormula' in formula ? formula.sharedFormula : '';
+      return { text: `=${text}`, formulaWithoutValue: true };
+    }
+    // exceljs leaves a formula's numeric result a number even under a date format.
+    if (typeof result === 'number' && isDateFormat(cell.numFmt)) {
+      return { text: formatCellDate(serialToDate(result, date1904)), formulaWithoutValue: false };
+    }
+    return { text: textOf(result as ExcelJS.CellValue), formulaWithoutValue: false };
+  }
+  if (value !== null && typeof value === 'object' && 'sharedString' in value) {
+    // exceljs read the sheet without the shared strings (xlsx-archive.ts makes sure it does not):
+    // a cell whose text is unknown must not import as empty.
+    throw new Error('unresolved shared string');
+  }
+  if (typeof value === 'number' && isDateFormat(cell.numFmt)) {
+    return { text: formatCellDate(serialToDate(value, date1904)), formulaWithoutValue: false };
+  }
+  return { text: textOf(value), formulaWithoutValue: false };
 };
 
 /** Counts the bytes flowing through (progress of a streaming parse). */
