@@ -6,6 +6,7 @@ import { JobFailure, type JobHandler, JobInterrupted } from '../../platform/jobs
 import { nowSeconds } from '../../platform/time.js';
 import { registerDevices } from './device.service.js';
 import { recordDuplicates } from './duplicate.repository.js';
+import { insertRowErrors, listRowErrors } from './job.repository.js';
 import { byteCounter, type CellReading, createSheetWriter, readCell } from './xlsx.js';
 import { openStoredWorkbook, type WorkbookArchive, XlsxArchiveError } from './xlsx-archive.js';
 
@@ -205,14 +206,11 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
             }
           }
         }
-        if (refused.length > 0) {
-          await trx
-            .insertInto('job_row_error')
-            .values(
-              refused.map((r) => ({ job_id: job.id, row_no: r.row.rowNo, uid: r.row.uid, mac: r.row.mac, pk: r.row.pk, reason: r.reason })),
-            )
-            .execute();
-        }
+        await insertRowErrors(
+          trx,
+          job.id,
+          refused.map((r) => ({ row_no: r.row.rowNo, uid: r.row.uid, mac: r.row.mac, pk: r.row.pk, reason: r.reason })),
+        );
         if (conflicts.length > 0) {
           await recordDuplicates(
             trx,
@@ -287,14 +285,7 @@ const writeReport = async (jobId: number, services: Parameters<JobHandler>[0]['s
   try {
     let after = 0;
     for (;;) {
-      const batch = await services.db
-        .selectFrom('job_row_error')
-        .select(['row_no', 'uid', 'mac', 'pk', 'reason'])
-        .where('job_id', '=', jobId)
-        .where('row_no', '>', after)
-        .orderBy('row_no')
-        .limit(5_000)
-        .execute();
+      const batch = await listRowErrors(services.db, jobId, after, 5_000);
       for (const r of batch) {
         const text = REASON_TEXT[r.reason as ImportRowReason] ?? [r.reason, r.reason, r.reason];
         writer.addRow([r.row_no, r.uid, r.mac, r.pk, r.reason, ...text]);

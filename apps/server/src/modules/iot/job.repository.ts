@@ -174,3 +174,32 @@ export const jobEntity: AuditEntity = {
           .where('id', 'in', ids)
           .execute(),
 };
+
+/** One refused import row, as the report shows it. */
+export interface JobRowError {
+  row_no: number;
+  uid: string;
+  mac: string;
+  pk: string;
+  reason: string;
+}
+
+/** Refused rows of an import chunk (in the chunk's transaction, with its checkpoint). */
+export const insertRowErrors = async (conn: Conn, jobId: number, rows: JobRowError[]): Promise<void> => {
+  if (rows.length === 0) return;
+  await conn
+    .insertInto('job_row_error')
+    .values(rows.map((r) => ({ job_id: jobId, ...r })))
+    .execute();
+};
+
+/** A job's refused rows after `afterRowNo`, in sheet order (keyset pages of the report). */
+export const listRowErrors = (conn: Conn, jobId: number, afterRowNo: number, limit: number): Promise<JobRowError[]> =>
+  conn
+    .selectFrom('job_row_error')
+    .select(['row_no', 'uid', 'mac', 'pk', 'reason'])
+    .where('job_id', '=', jobId)
+    .where('row_no', '>', afterRowNo)
+    .orderBy('row_no')
+    .limit(limit)
+    .execute();
