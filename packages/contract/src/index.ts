@@ -8,6 +8,7 @@ export * from './password.js';
 export * from './schemas/audit.js';
 export * from './schemas/common.js';
 export * from './schemas/company.js';
+export * from './schemas/company-ref.js';
 export * from './schemas/device.js';
 export * from './schemas/device-state.js';
 export * from './schemas/jobs.js';

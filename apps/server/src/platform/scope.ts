@@ -2,7 +2,7 @@ import { DataScope } from '@iot/contract';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Scope, Session } from './context.js';
 import type { Conn } from './db/database.js';
-import { notFound } from './errors.js';
+import { badParams, notFound } from './errors.js';
 
 export const scopeOf = (session: Session | null): Scope => {
   if (!session) return { kind: 'none' };
@@ -54,6 +54,25 @@ export const isCompanyInScope = async (conn: Conn, scope: Scope, compId: number)
     .where(inScope(scope, 'company.comp_id'))
     .executeTakeFirst();
   return row !== undefined;
+};
+
+/**
+ * The transport's check of a payload's company references (contract `companyRef()` fields):
+ * every named company must exist in the caller's scope, else 406 `{<field>: "not_found"}`.
+ */
+export const assertCompanyRefs = async (conn: Conn, scope: Scope, input: Record<string, unknown>, fields: readonly string[]) => {
+  const named = fields.filter((f) => typeof input[f] === 'number');
+  if (named.length === 0) return;
+  const ids = [...new Set(named.map((f) => input[f] as number))];
+  const found = await conn
+    .selectFrom('company')
+    .select('comp_id')
+    .where('comp_id', 'in', ids)
+    .where(inScope(scope, 'company.comp_id'))
+    .execute();
+  const known = new Set(found.map((r) => r.comp_id));
+  const missing = named.filter((f) => !known.has(input[f] as number));
+  if (missing.length > 0) throw badParams(Object.fromEntries(missing.map((f) => [f, 'not_found'])), 'company does not exist');
 };
 
 export const assertCompanyInScope = async (conn: Conn, scope: Scope, compId: number): Promise<void> => {

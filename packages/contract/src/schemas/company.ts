@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMPANY_TYPES, CompanyState, PHONE_AREA_DEFAULT } from '../constants.js';
 import { email, id, ids, int, oneOf, pagingSchema, phone, phoneArea, phoneFitsArea, requiredText, text } from './common.js';
+import { companyRef } from './company-ref.js';
 import { accountId, encodedPassword } from './user.js';
 
 const latitude = () => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().min(-90).max(90));
@@ -39,7 +40,7 @@ const companyFields = {
   comp_name: requiredText(128),
   comp_short_name: text(64),
   comp_type: oneOf(COMPANY_TYPES),
-  comp_parent_id: id(),
+  comp_parent_id: companyRef(),
   comp_addr: text(255),
   comp_person: text(64),
   area: text(64),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, ids, int, jsonObject, oneOf, pagingSchema, requiredText, safeString, text, unixTime } from './common.js';
+import { companyRef } from './company-ref.js';
 
 /** SPEC §4 device network (NAT) types: 0 unknown, 1 public, 2 full-cone, 3 IP-restricted, 4 port-restricted, 5 symmetric. */
 export const NETWORK_TYPES = [0, 1, 2, 3, 4, 5] as const;
@@ -160,7 +161,7 @@ export type LicenceListInput = z.infer<typeof licenceListInput>;
 /** Generate `count` codes for a product the caller sees, owned by a company in scope. */
 export const licenceAddInput = z.object({
   pk: requiredText(64),
-  comp_id: id(),
+  comp_id: companyRef(),
   count: int().pipe(z.number().min(1).max(LICENCE_BATCH_MAX)),
 });
 export type LicenceAddInput = z.infer<typeof licenceAddInput>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, ids, pagingSchema, safeString, text, unixTime } from './common.js';
+import { companyRef } from './company-ref.js';
 
 /**
  * Device identifiers (docs/api.md "Devices"):
@@ -126,7 +127,7 @@ export const deviceAddInput = z.object({
   uid: uidField(),
   mac: macField().default(''),
   pk: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), safeString().min(1).max(64)),
-  comp_id: id(),
+  comp_id: companyRef(),
 });
 export type DeviceAddInput = z.infer<typeof deviceAddInput>;
 
@@ -152,7 +153,7 @@ export type DeviceBulkAction = (typeof DEVICE_BULK_ACTIONS)[number];
 export const deviceBulkInput = z
   .object({
     action: z.enum(DEVICE_BULK_ACTIONS),
-    comp_id: id().optional(),
+    comp_id: companyRef().optional(),
     pk: text(64).optional(),
     ids: ids().optional(),
     filter: deviceFilterSchema.optional(),

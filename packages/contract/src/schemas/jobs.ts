@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, int, pagingSchema, text, unixTime } from './common.js';
+import { companyRef } from './company-ref.js';
 
 /**
  * Background jobs of issue 3: device imports (SPEC §4 import states), exports (SPEC §4
@@ -89,7 +90,7 @@ export const importAddInput = z.object({
   /** Original file name, shown in the list; must end in .xlsx. */
   file_name: text(200).optional(),
   /** Owner company of every imported device (in the caller's scope). */
-  comp_id: id(),
+  comp_id: companyRef(),
   /** Product key for rows whose PK cell is empty. */
   pk: text(64).optional(),
 });
@@ -102,7 +103,7 @@ export const exportAddInput = z.object({
   uid: text(64).optional(),
   mac: text(64).optional(),
   pk: text(64).optional(),
-  comp_id: id().optional(),
+  comp_id: companyRef().optional(),
   online: int().optional(),
   active: int().optional(),
   network_type: int().optional(),

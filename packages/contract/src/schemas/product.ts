@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Access } from '../api/define.js';
 import { id, ids, int, jsonRuleOf, oneOf, pagingSchema, requiredText, safeString, text } from './common.js';
+import { companyRef } from './company-ref.js';
 
 /**
  * Node type of a product: how its devices reach the cloud. 1 connects directly,
@@ -101,7 +102,7 @@ const imgKey = () =>
 
 const productFields = {
   name: requiredText(128),
-  comp_id: id(),
+  comp_id: companyRef(),
   node_type: oneOf(NODE_TYPES),
   /** Category id (`category_id` is accepted too). */
   category: id().nullable(),
@@ -212,7 +213,7 @@ export type ProductShareRow = z.infer<typeof productShareRowSchema>;
 
 export const productShareListInput = pagingSchema.extend({ product_id: id() });
 export type ProductShareListInput = z.infer<typeof productShareListInput>;
-export const productShareInput = z.object({ product_id: id(), comp_id: id() });
+export const productShareInput = z.object({ product_id: id(), comp_id: companyRef() });
 export type ProductShareInput = z.infer<typeof productShareInput>;
 
 /** A signed URL to `PUT` one file to (SPEC §7 `v2/oss/upload/puturl/get`). */

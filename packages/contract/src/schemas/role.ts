@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DataScope, RoleState, RoleType } from '../constants.js';
 import { id, ids, int, oneOf, pagingSchema, requiredText, text } from './common.js';
+import { companyRef } from './company-ref.js';
 
 export const roleRowSchema = z.object({
   id: z.number().int(),
@@ -23,7 +24,7 @@ const roleFields = {
   state: oneOf([RoleState.OPEN, RoleState.DISABLE]),
   type: oneOf([RoleType.SYSTEM, RoleType.CUSTOM]),
   data_scope: oneOf([DataScope.OWN_COMPANY, DataScope.COMPANY_TREE]),
-  comp_id: id(),
+  comp_id: companyRef(),
   menu_ids: ids(),
 };
 

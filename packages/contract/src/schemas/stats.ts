@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, text, unixTime } from './common.js';
+import { companyRef } from './company-ref.js';
 
 /** Longest range one statistics call covers (days). */
 export const STATS_MAX_DAYS = 366;
@@ -21,7 +22,7 @@ export const statsInput = z
   .object({
     gmt_start: unixTime(),
     gmt_end: unixTime(),
-    comp_id: id().optional(),
+    comp_id: companyRef().optional(),
     pk: text(64).optional(),
     group: z.enum(['day']).optional(),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PHONE_AREA_DEFAULT, USER_TYPES, UserState } from '../constants.js';
 import { email, id, int, oneOf, pagingSchema, phone, phoneArea, phoneFitsArea, safeString, text, unixTime } from './common.js';
+import { companyRef } from './company-ref.js';
 
 /** CONTRACT §4: 2–64 characters of letters, digits and `_ . @ -`. */
 export const USER_ID_PATTERN = /^[A-Za-z0-9_.@-]{2,64}$/;
@@ -53,7 +54,7 @@ const userFields = {
   user_phone_area: phoneArea(),
   validity_time: unixTime(),
   remark: text(512),
-  comp_id: id(),
+  comp_id: companyRef(),
   state: oneOf([UserState.ENABLED, UserState.DISABLED]),
   user_type: oneOf(USER_TYPES),
   role_id: id().nullable(),

@@ -219,8 +219,8 @@ export const bulkDevices = async (ctx: RequestContext, input: DeviceBulkInput) =
   const now = nowSeconds();
   let changed = 0;
   if (input.action === 'assign_company') {
+    // comp_id is a declared company reference: the transport checked it is in scope.
     const compId = input.comp_id as number;
-    if (!(await isCompanyInScope(conn, scope, compId))) throw notFound('company');
     const company = await lockCompanyKeys(conn, compId);
     if (!company) throw notFound('company');
     const moving = await countMovingInto(selection(), compId);

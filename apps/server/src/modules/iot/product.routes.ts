@@ -1,7 +1,6 @@
 import { API, ErrorCode, resolvePaging } from '@iot/contract';
 import type { RequestContext } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
-import { isCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import {
@@ -69,8 +68,6 @@ export const productRoutes: Route[] = [
   route(
     API.productAdd,
     async (ctx, input) => {
-      if (!(await isCompanyInScope(ctx.conn, ctx.scope, input.comp_id)))
-        throw badParams({ comp_id: 'not_found' }, 'Company does not exist');
       await assertCategory(ctx, input.category);
       if (await isProductNameTaken(ctx.conn, input.comp_id, input.name))
         throw new AppError(ErrorCode.CONFLICT, 'A product of this company already has this name');
@@ -143,9 +140,7 @@ export const productRoutes: Route[] = [
     API.productShareAdd,
     async (ctx, input) => {
       const product = await ownedProduct(ctx, input.product_id);
-      // Shares go to companies the caller can see (CONTRACT §5): its subsidiaries, or any for the operator.
-      if (!(await isCompanyInScope(ctx.conn, ctx.scope, input.comp_id)))
-        throw badParams({ comp_id: 'not_found' }, 'Company does not exist');
+      // Shares go to companies the caller can see (CONTRACT §5; comp_id is a declared company reference).
       if (input.comp_id === product.comp_id) throw badParams({ comp_id: 'self' }, 'The owner company already has the product');
       if (await getShare(ctx.conn, input.product_id, input.comp_id))
         throw new AppError(ErrorCode.CONFLICT, 'The product is already shared with this company');

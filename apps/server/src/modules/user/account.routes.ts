@@ -4,7 +4,6 @@ import type { RequestContext } from '../../platform/context.js';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { hashPassword } from '../../platform/passwords.js';
-import { assertCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import { assertRoleAssignable } from './access.service.js';
@@ -41,7 +40,6 @@ export const accountRoutes: Route[] = [
     API.accountAdd,
     async (ctx, input) => {
       const session = sessionOf(ctx);
-      await assertCompanyInScope(ctx.conn, ctx.scope, input.comp_id);
       if (input.user_type === UserType.SUPER_ADMIN && !session.isSuper) throw new AppError(ErrorCode.NO_PERMISSION);
       if (input.role_id) await assertRoleAssignable(ctx.conn, session, ctx.scope, input.role_id);
       await assertUnique(ctx, input);
@@ -76,7 +74,6 @@ export const accountRoutes: Route[] = [
       }
       if (!session.isSuper && (changes.user_type === UserType.SUPER_ADMIN || user.user_type === UserType.SUPER_ADMIN))
         throw new AppError(ErrorCode.NO_PERMISSION);
-      if (changes.comp_id !== undefined) await assertCompanyInScope(ctx.conn, ctx.scope, changes.comp_id);
       if (changes.role_id) await assertRoleAssignable(ctx.conn, session, ctx.scope, changes.role_id);
       await assertUnique(ctx, { ...changes, user_phone_area: changes.user_phone_area ?? user.user_phone_area }, id);
       await updateUser(ctx.conn, id, {

@@ -1,7 +1,6 @@
 import { API, ErrorCode, idsOf, RoleType } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
-import { assertCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import { assertMenusGrantable, assertScopeGrantable } from './access.service.js';
@@ -34,8 +33,8 @@ export const roleRoutes: Route[] = [
     API.roleAdd,
     async (ctx, input) => {
       const session = sessionOf(ctx);
+      // comp_id is a declared company reference (checked by the transport); the default is the caller's own.
       const compId = input.comp_id ?? session.compId;
-      await assertCompanyInScope(ctx.conn, ctx.scope, compId);
       if (input.type === RoleType.SYSTEM && !session.isSuper)
         throw new AppError(ErrorCode.NO_PERMISSION, 'Only the platform defines system roles');
       await assertMenusGrantable(ctx.conn, session, input.menu_ids);
