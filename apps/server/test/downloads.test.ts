@@ -1,9 +1,17 @@
-import { DOWNLOAD_LIST, type DownloadDef, downloadPathOf, ExportState, JOB_FILE_DOWNLOADS, type LicenceExportOutput } from '@iot/contract';
+import {
+  DOWNLOAD_LIST,
+  type DownloadDef,
+  downloadPathOf,
+  ExportState,
+  ImportState,
+  JOB_FILE_DOWNLOADS,
+  type LicenceExportOutput,
+} from '@iot/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 import { addCompany, addRole, addUser, nowSeconds, ok } from './helpers.js';
-import { type JobRowLite, readXlsx, waitJob } from './jobs-helpers.js';
+import { buildXlsx, type JobRowLite, readXlsx, uploadImport, waitJob } from './jobs-helpers.js';
 
 // The one GET download mechanism (platform/downloads.ts): every declared download and the live
 // stream refuse the same way (the JSON envelope and HTTP status of every JSON path), validate
@@ -11,6 +19,8 @@ import { type JobRowLite, readXlsx, waitJob } from './jobs-helpers.js';
 let t: TestServer;
 let noMenu: string;
 let exportJob: JobRowLite;
+let compId: number;
+let pk: string;
 const DAY = 86_400;
 
 /** A declared path with sample path parameters. */
@@ -26,10 +36,11 @@ const answerOf = async (res: Response) => ({
 beforeAll(async () => {
   t = await startTestServer();
   const comp = await addCompany(t, { comp_name: 'Downloads Co' });
+  compId = comp.comp_id;
   const role = await addRole(t, { name: 'roles only', comp_id: comp.comp_id, menuKeys: ['system/role'], data_scope: 1 });
   await addUser(t, { user_id: 'dl-no-menu', comp_id: comp.comp_id, role_id: role.id, user_type: 2 });
   noMenu = await t.login('dl-no-menu', 'Passw0rd!');
-  const pk = ok(await t.call<{ pk: string }>('user/product/add', { name: 'DL', comp_id: comp.comp_id }, { token: t.adminToken })).pk;
+  pk = ok(await t.call<{ pk: string }>('user/product/add', { name: 'DL', comp_id: comp.comp_id }, { token: t.adminToken })).pk;
   ok(await t.call('v2/iot/web/uid/reg/add', { uid: 'DLOAD-0001', mac: '', pk, comp_id: comp.comp_id }, { token: t.adminToken }));
   // The console's language travels as Accept-Language; the job records it when it is added.
   const range = { gmt_start: nowSeconds() - DAY, gmt_end: nowSeconds() + DAY };
@@ -113,6 +124,24 @@ describe('language', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(body as unknown as Parameters<typeof wb.xlsx.load>[0]);
     expect(wb.worksheets[0]?.name).toBe('设备');
+  });
+
+  it('an import added in zh-TW reports its refused rows in Traditional Chinese', async () => {
+    const key = await uploadImport(t, t.adminToken, await buildXlsx([['BAD UID!', '', pk]]));
+    const job = ok(
+      await t.call<JobRowLite>(
+        'iot/dev/file/update',
+        { file_key: key, comp_id: compId, pk },
+        { token: t.adminToken, headers: { 'accept-language': 'zh-TW' } },
+      ),
+    );
+    const done = await waitJob(t, t.adminToken, 'iot/dev/file/query', job.id, [ImportState.IMPORTED, ImportState.FAILED]);
+    const res = await t.raw(`/api/${done.download_path}?ticket=${encodeURIComponent(done.download_ticket)}`, {});
+    const rows = await readXlsx(Buffer.from(await res.arrayBuffer()));
+    expect(rows).toEqual([
+      ['列號', 'UID', 'MAC', '產品 PK', '原因代碼', '原因'],
+      [2, 'BAD UID!', undefined, pk, 'uid_format', 'UID 格式錯誤'],
+    ]);
   });
 
   it('statistics and licence codes: `lang` first, then Accept-Language, else English', async () => {

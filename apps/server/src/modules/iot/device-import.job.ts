@@ -1,4 +1,12 @@
-import { IMPORT_MAX_ROWS, type ImportRowReason, normalizeMac, normalizeUid } from '@iot/contract';
+import {
+  exportLabelsOf,
+  IMPORT_MAX_ROWS,
+  type ImportRowReason,
+  type Language,
+  normalizeMac,
+  normalizeUid,
+  requestLanguage,
+} from '@iot/contract';
 import ExcelJS from 'exceljs';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
@@ -12,24 +20,6 @@ import { openStoredWorkbook, type WorkbookArchive, XlsxArchiveError } from './xl
 
 /** Rows stored per transaction (and per checkpoint). */
 export const IMPORT_CHUNK = 2_000;
-
-/** The report's reason column, in the three console languages. */
-const REASON_TEXT: Record<ImportRowReason, [string, string, string]> = {
-  uid_required: ['UID is empty', 'UID 为空', 'UID 為空'],
-  uid_format: ['UID format is wrong', 'UID 格式错误', 'UID 格式錯誤'],
-  mac_format: ['MAC format is wrong', 'MAC 格式错误', 'MAC 格式錯誤'],
-  pk_required: ['PK is empty', 'PK 为空', 'PK 為空'],
-  unknown_pk: ['Unknown product (PK)', '未知产品（PK）', '未知產品（PK）'],
-  duplicate_in_file: ['Duplicate in this file', '文件内重复', '檔案內重複'],
-  duplicate_uid: ['UID already registered', 'UID 已注册', 'UID 已註冊'],
-  duplicate_mac: ['MAC already registered', 'MAC 已注册', 'MAC 已註冊'],
-  dk_limit: ['Over the company key limit', '超过公司设备密钥上限', '超過公司裝置金鑰上限'],
-  formula_without_value: [
-    'Formula without a calculated value: open and save the file in Excel, or paste the values',
-    '公式没有计算结果：请在 Excel 中打开并保存文件，或粘贴为数值',
-    '公式沒有計算結果：請在 Excel 中開啟並儲存檔案，或貼上為值',
-  ],
-};
 
 interface SheetRow {
   rowNo: number;
@@ -262,7 +252,8 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
   await ctx.report({ done: rows, total: rows });
 
   let outputKey = '';
-  if (failCount > 0) outputKey = await writeReport(ctx.job.id, services);
+  // In the language of the call that added the job (contract labels).
+  if (failCount > 0) outputKey = await writeReport(ctx.job.id, services, requestLanguage(ctx.job.params.lang));
   return {
     done: rows,
     total: rows,
@@ -274,21 +265,22 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
 };
 
 /** Refused rows → .xlsx (streamed from the table in row order, keyset batches). */
-const writeReport = async (jobId: number, services: Parameters<JobHandler>[0]['services']): Promise<string> => {
+const writeReport = async (jobId: number, services: Parameters<JobHandler>[0]['services'], lang: Language): Promise<string> => {
+  const l = exportLabelsOf(lang).importReport;
+  const c = l.columns;
   const writer = createSheetWriter(
     services.storage,
     'reports',
-    'refused rows',
-    ['Row', 'UID', 'MAC', 'PK', 'Reason code', 'Reason', '原因', '原因（繁體）'],
-    [8, 28, 22, 24, 18, 32, 24, 24],
+    l.sheet,
+    [c.row, c.uid, c.mac, c.pk, c.reason_code, c.reason],
+    [8, 28, 22, 24, 18, 40],
   );
   try {
     let after = 0;
     for (;;) {
       const batch = await listRowErrors(services.db, jobId, after, 5_000);
       for (const r of batch) {
-        const text = REASON_TEXT[r.reason as ImportRowReason] ?? [r.reason, r.reason, r.reason];
-        writer.addRow([r.row_no, r.uid, r.mac, r.pk, r.reason, ...text]);
+        writer.addRow([r.row_no, r.uid, r.mac, r.pk, r.reason, l.reasons[r.reason as ImportRowReason] ?? r.reason]);
       }
       if (batch.length < 5_000) break;
       after = (batch[batch.length - 1] as { row_no: number }).row_no;
