@@ -14,7 +14,7 @@ import { currentLanguage } from '../lib/i18n';
 import { withLang } from '../lib/lang';
 import { menuLabel } from '../lib/menu-label';
 import { clearSession, useSessionInfo } from '../lib/session';
-import { LOGOUT_PATH } from '../lib/shell-paths';
+import { LOGOUT } from '../lib/shell-paths';
 import { useIsMobile } from '../lib/use-mobile';
 import { forgetReturnPath } from './return-path';
 import { isRouteHandle, type RouteHandle } from './route-handle';
@@ -96,7 +96,7 @@ export const AppLayout = () => {
 
   const logout = async () => {
     try {
-      await call(LOGOUT_PATH);
+      await call(LOGOUT);
     } catch {
       // The token is dropped locally whatever the server says.
     }

@@ -1,12 +1,13 @@
 import type { TreeSelectProps } from 'antd';
 import type { ReactElement } from 'react';
-import type { RuleName } from '../lib/form-rules';
+import { type FieldKey, type LabelArea, type LabelGroup, type LabelKey, valueLabel } from '../lib/labels';
 
-export type FieldType =
+/** How a field looks. Without one it follows from the schema: values → select, number → number input, else text. */
+export type Widget =
   | 'text'
   | 'number'
-  | 'integer'
   | 'select'
+  | 'radio'
   | 'switch'
   | 'password'
   | 'textarea'
@@ -18,56 +19,65 @@ export type FieldType =
 export interface FieldOption {
   value: string | number;
   /** i18n key of the label. */
-  label?: string;
+  label?: LabelKey;
   /** Literal label (data from the server, e.g. a company name). */
   text?: string;
   disabled?: boolean;
 }
 
 /**
- * One form field, declared as data. Labels default to `<i18nPrefix>.fields.<name>`;
- * every text here is an i18n key. Used by ModalForm and ResourceTable filters.
+ * One form or filter field, as presentation only: which widget, labels, hints, layout. Its
+ * rules (required, lengths, bounds, integer, allowed values, default, what empty means) come
+ * from the contract schema of the command the form sends (see form-model.ts). The label is
+ * `<area>.fields.<name>` unless `label` says otherwise.
  */
 export interface FieldConfig {
   name: string;
-  type?: FieldType;
-  /** i18n key overriding `<prefix>.fields.<name>`. */
-  label?: string;
-  required?: boolean;
-  rules?: RuleName[];
+  widget?: Widget;
+  label?: LabelKey;
+  /** Labels of the schema's values: `<enumLabels>.<value>` (`user.states` → `user.states.1`). */
+  enumLabels?: LabelGroup;
+  /** Choices the schema does not list: data (companies, roles) or a filter's own. */
   options?: FieldOption[];
+  /** Values the user may see but not choose (a type only the super administrator gives). */
+  disabledValues?: readonly (string | number)[];
   treeData?: TreeSelectProps['treeData'];
-  /** Default value in the add form (and of a filter). */
-  initialValue?: unknown;
-  /** i18n key of a help text under the field. */
-  extra?: string;
+  /** i18n key of a help text under the field; it may name the schema's `{{min}}`/`{{max}}`. */
+  extra?: LabelKey;
+  /** More values the help text names (a row's product key). */
+  extraValues?: Record<string, unknown>;
   /** Only in this form mode. */
   only?: 'add' | 'edit';
   disabledOnEdit?: boolean;
-  /** What to send when the field is left empty; default: the field is not sent. */
-  emptyValue?: null | '' | 0;
-  /** Switch values sent for on/off; default [1, 2] (the usual state pair). */
-  switchValues?: [string | number, string | number];
-  /** This field must equal another one (password confirmation). */
+  /** Shown, sent, never typed into (the code being bound). */
+  readOnly?: boolean;
+  /** A filter's first value (the add form starts from the schema's defaults). */
+  initialValue?: unknown;
+  /** Not sent: must equal this other field (password confirmation). */
   sameAs?: string;
-  /** For `phone` fields: the sibling phone-area field (+86 means 11 digits). */
-  areaField?: string;
-  min?: number;
-  max?: number;
-  /** Decimal places of a `number` field. */
+  /**
+   * The form holds what the page encodes before sending (a password, hashed by `toPayload`):
+   * only `required` is checked while typing, the schema checks the encoded value on submit.
+   */
+  encoded?: boolean;
+  /** Decimal places of a number field (integers have none). */
   precision?: number;
   multiple?: boolean;
-  maxLength?: number;
-  /** Not sent to the server (e.g. password confirmation). */
-  transient?: boolean;
   /** Takes the whole row in a two-column form. */
   wide?: boolean;
   autoComplete?: string;
   /**
-   * `date-range`: the payload fields of the start (inclusive, start of the first
-   * day) and the end (exclusive, start of the day after the last), unix seconds.
+   * `date-range`: the payload fields of the start (inclusive, start of the first day) and the
+   * end (exclusive, start of the day after the last), unix seconds.
    */
   rangeFields?: [string, string];
   /** `custom`: the control; Form.Item hands it `value` and `onChange`. */
   control?: ReactElement;
 }
+
+/** Fields of a screen whose labels live in area `A`: a name without a label there fails `tsc`. */
+export type Fields<A extends LabelArea> = (FieldConfig & ({ name: `${FieldKey<A>}`; label?: LabelKey } | { label: LabelKey }))[];
+
+/** Choices of fixed values (a filter's own), labelled `<group>.<value>`. */
+export const valueOptions = (values: readonly (string | number)[], group: LabelGroup): FieldOption[] =>
+  values.map((value) => ({ value, label: valueLabel(group, value) }));

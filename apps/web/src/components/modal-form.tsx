@@ -1,75 +1,66 @@
 import { Col, Form, Modal, Row } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api';
-import { toastError } from '../lib/feedback';
-import { serverRuleMessage } from '../lib/form-rules';
+import type { LabelKey } from '../lib/labels';
 import type { Payload } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
-import type { FieldConfig } from './field-config';
-import { FormField } from './form-field';
-import { initialValuesOf, toFormValues, toPayload } from './form-values';
+import { FormField, readForm, recheckTouched, showFieldErrors } from './form-field';
+import { type FormModelOptions, formModel } from './form-model';
 
-export interface ModalFormProps {
+export interface ModalFormProps extends Omit<FormModelOptions, 'row'> {
   open: boolean;
-  /** i18n key of the title. */
-  title: string;
-  fields: FieldConfig[];
-  /** Labels are `<i18nPrefix>.fields.<name>`. */
-  i18nPrefix: string;
-  mode: 'add' | 'edit';
+  title: LabelKey;
+  /** i18n key of the OK button; default common.save. */
+  okText?: LabelKey | undefined;
   /** Edit: the row being changed (wire values). Add: extra initial values. */
-  values?: Payload;
+  values?: Payload | undefined;
+  /** The page's last touch on the payload before it is checked and sent (password encoding, the id of a set). */
+  prepare?: ((payload: Payload) => Payload | Promise<Payload>) | undefined;
   /**
-   * Gets the payload (see toPayload). Throw the ApiError of the call: a 406 with
-   * `data.fields` is shown on the fields; other errors are toasted by the query
-   * client (use resource mutations).
+   * Gets the payload, checked against the schema. Throw the ApiError of the call: a 406 with
+   * `data.fields` is shown on the fields; other errors are toasted by the query client (use
+   * resource mutations).
    */
   onSubmit: (payload: Payload) => Promise<unknown>;
   onClose: () => void;
   /** Two columns on wide screens (long forms). */
-  columns?: 1 | 2;
+  columns?: 1 | 2 | undefined;
 }
 
-/** antd Modal + Form built from a field config (SPEC §2 shared widget). */
-export const ModalForm = ({ open, title, fields, i18nPrefix, mode, values, onSubmit, onClose, columns = 1 }: ModalFormProps) => {
+/** antd Modal + Form of a command: fields from the page, rules from the contract schema (SPEC §2 shared widget). */
+export const ModalForm = ({ open, title, okText, values, prepare, onSubmit, onClose, columns = 1, ...options }: ModalFormProps) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<Payload>();
   const [busy, setBusy] = useState(false);
   const isMobile = useIsMobile();
-  const visible = fields.filter((f) => !f.only || f.only === mode);
   const cols = isMobile ? 1 : columns;
+  const { fields, area, mode, schema, addSchema, fixed } = options;
+  const model = useMemo(
+    () => formModel({ fields, area, mode, schema, addSchema, fixed, row: mode === 'edit' ? values : undefined }),
+    [fields, area, mode, schema, addSchema, fixed, values],
+  );
 
   // Only when the dialog opens: later re-renders must not overwrite what the user types.
   // biome-ignore lint/correctness/useExhaustiveDependencies: deliberately keyed on `open` only
   useEffect(() => {
     if (!open) return;
     form.resetFields();
-    form.setFieldsValue(mode === 'edit' && values ? toFormValues(visible, values) : { ...initialValuesOf(visible), ...values });
+    form.setFieldsValue(model.initialValues(values));
   }, [open]);
 
   const submit = async () => {
-    let formValues: Payload;
-    try {
-      formValues = await form.validateFields();
-    } catch {
-      toastError(t('rules.fill_required'));
-      return;
-    }
     setBusy(true);
     try {
-      await onSubmit(toPayload(visible, formValues));
+      const body = await readForm(form, model, t, prepare);
+      if (body === null) return;
+      // The payload the form built, accepted by the schema.
+      await onSubmit(body as Payload);
       onClose();
     } catch (err) {
+      // A 406 names its fields; the query client has toasted the error already.
       const fieldErrors = err instanceof ApiError ? err.fieldErrors : null;
-      if (fieldErrors) {
-        const names = new Set(visible.map((f) => f.name));
-        form.setFields(
-          Object.entries(fieldErrors)
-            .filter(([name]) => names.has(name))
-            .map(([name, rule]) => ({ name, errors: [serverRuleMessage(rule, t)] })),
-        );
-      }
+      if (fieldErrors) showFieldErrors(form, model, fieldErrors, t);
     } finally {
       setBusy(false);
     }
@@ -79,7 +70,7 @@ export const ModalForm = ({ open, title, fields, i18nPrefix, mode, values, onSub
     <Modal
       open={open}
       title={t(title)}
-      okText={t('common.save')}
+      okText={t(okText ?? 'common.save')}
       cancelText={t('common.cancel')}
       onOk={submit}
       onCancel={onClose}
@@ -89,11 +80,18 @@ export const ModalForm = ({ open, title, fields, i18nPrefix, mode, values, onSub
       width={cols === 2 ? 820 : 560}
       mask={{ closable: false }}
     >
-      <Form form={form} layout="vertical" name={`${i18nPrefix}-${mode}`} onFinish={submit} scrollToFirstError>
+      <Form
+        form={form}
+        layout="vertical"
+        name={`${area}-${mode}`}
+        onFinish={submit}
+        onValuesChange={(changed: Payload) => recheckTouched(form, model, Object.keys(changed))}
+        scrollToFirstError
+      >
         <Row gutter={16}>
-          {visible.map((f) => (
-            <Col key={f.name} span={cols === 2 && !f.wide && f.type !== 'textarea' ? 12 : 24}>
-              <FormField field={f} i18nPrefix={i18nPrefix} disabled={mode === 'edit' && f.disabledOnEdit} />
+          {model.fields.map((f) => (
+            <Col key={f.name} span={cols === 2 && !f.wide && f.widget !== 'textarea' ? 12 : 24}>
+              <FormField field={f} model={model} disabled={mode === 'edit' && f.disabledOnEdit} />
             </Col>
           ))}
         </Row>

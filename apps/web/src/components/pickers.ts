@@ -1,13 +1,15 @@
-import { API, type CompanyNode, type RoleRow } from '@iot/contract';
+import { API, type RoleRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { TreeSelectProps } from 'antd';
 import type { i18n as I18n } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { listQueryOptions } from '../lib/resource';
+import { listQueryOptions, type TreeRow, treeQueryOptions } from '../lib/resource';
 import type { FieldOption } from './field-config';
 
 export type CompanyTreeData = NonNullable<TreeSelectProps['treeData']>;
+
+type CompanyNode = TreeRow<{ comp_id: number; comp_name: string }, 'children'>;
 
 /** Company tree (list with tree:1) → TreeSelect data. */
 export const companyTreeData = (nodes: CompanyNode[]): CompanyTreeData =>
@@ -19,7 +21,7 @@ export const companyTreeData = (nodes: CompanyNode[]): CompanyTreeData =>
 
 /** Same query key as the company screen's tree, so its changes refresh every picker. */
 export const COMPANY_TREE_PARAMS = { tree: 1 };
-export const companyTreeQuery = () => listQueryOptions<CompanyNode>('company', API.companyList.path, COMPANY_TREE_PARAMS);
+export const companyTreeQuery = () => treeQueryOptions(API.companyList, COMPANY_TREE_PARAMS);
 
 /** The companies in the caller's scope, as a tree picker. */
 export const useCompanyTreeData = (): CompanyTreeData => {
@@ -34,7 +36,7 @@ export const roleLabel = (role: Pick<RoleRow, 'name' | 'cn_name'>, i18n: I18n) =
 /** The roles the caller may see (and give), as select options. */
 export const useRoleOptions = (): FieldOption[] => {
   const { i18n } = useTranslation();
-  const roles = useQuery(listQueryOptions<RoleRow>('role', API.roleList.path, { page_size: 1000 }));
+  const roles = useQuery(listQueryOptions(API.roleList, { page_size: 1000 }));
   return useMemo(
     () => (roles.data?.rows ?? []).map((r) => ({ value: r.id, text: roleLabel(r, i18n) })),
     // i18n.language: labels follow the language.

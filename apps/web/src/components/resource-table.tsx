@@ -5,31 +5,35 @@ import type { ColumnType, TablePaginationConfig, TableProps } from 'antd/es/tabl
 import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 import { type Key, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAccess } from '../lib/access';
+import type { AnyDef } from '../lib/api';
 import { toastSuccess } from '../lib/feedback';
 import { formatTime } from '../lib/format';
+import { type FieldKey, fieldLabel, type LabelArea, type LabelGroup, type LabelKey, valueLabel } from '../lib/labels';
 import { pagerProps } from '../lib/pagination';
-import type { Payload, Resource } from '../lib/resource';
+import type { Payload, ResourceModel, RowOfResource } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
-import type { FieldConfig } from './field-config';
+import type { Fields } from './field-config';
 import { FormField } from './form-field';
-import { initialValuesOf, toPayload } from './form-values';
+import { formModel } from './form-model';
 import { ModalForm } from './modal-form';
 
 /**
- * A column as data. `key` is the row field; the title defaults to
- * `<i18nPrefix>.fields.<key>`. `enumPrefix` renders `t(<enumPrefix>.<value>)`,
- * `time` renders unix seconds. `sorter` sorts on the server: `true` sends the
- * column key as `order_by`, a string sends that sort field instead.
+ * A column as data. `key` is the row field; the title is `<area>.fields.<key>` unless `title`
+ * names another label. `enumLabels` renders `t(<enumLabels>.<value>)`, `time` renders unix
+ * seconds. `sorter` sorts on the server: `true` sends the column key as `order_by`, a string
+ * sends that sort field instead.
  */
-export interface ColumnConfig<Row> extends Omit<ColumnType<Row>, 'title' | 'key' | 'dataIndex' | 'sorter' | 'sortOrder'> {
-  key: string;
-  title?: string;
-  enumPrefix?: string;
-  /** With `enumPrefix`: show the label as a Tag of this color per value. */
+export type ColumnConfig<Row, A extends LabelArea> = Omit<ColumnType<Row>, 'title' | 'key' | 'dataIndex' | 'sorter' | 'sortOrder'> & {
+  enumLabels?: LabelGroup;
+  /** With `enumLabels`: show the label as a Tag of this color per value. */
   tagColors?: Record<string, string>;
   time?: boolean;
   sorter?: boolean | string;
-}
+} & ({ key: `${FieldKey<A>}`; title?: LabelKey } | { key: string; title: LabelKey });
+
+/** The columns of a resource's table: `Columns<typeof userResource>`. */
+export type Columns<R extends { labels: LabelArea }> = ColumnConfig<RowOfResource<R>, R['labels']>[];
 
 /** Server-side order of a list (docs/api.md: `order_by`, `order`). */
 export interface ListSort {
@@ -39,61 +43,56 @@ export interface ListSort {
 
 export interface RowAction<Row> {
   key: string;
-  /** i18n key. */
-  label: string;
+  label: LabelKey;
   icon?: ReactNode;
   danger?: boolean;
-  /** i18n key of a confirmation question. */
-  confirm?: string;
+  /** A confirmation question. */
+  confirm?: LabelKey;
   visible?: (row: Row) => boolean;
   onClick: (row: Row) => unknown;
 }
 
-export interface ResourceTableProps<Row extends object> {
-  resource: Resource<Row>;
-  i18nPrefix: string;
-  columns: ColumnConfig<Row>[];
-  /** Filter bar above the table; values become list payload fields. */
-  filters?: FieldConfig[];
-  /** Add/edit form; without it there is no add or edit. */
-  form?: FieldConfig[];
+export interface ResourceTableProps<Row extends object, A extends LabelArea> {
+  /** What the table lists and changes; its labels are `<resource.labels>.fields.<name>`. */
+  resource: ResourceModel<Row> & { labels: A };
+  columns: ColumnConfig<Row, A>[];
+  /** Filter bar above the table; values become list payload fields (checked by the list's schema). */
+  filters?: Fields<A>;
+  /** Add/edit form, checked by the add and set schemas; without it there is no add or edit. */
+  form?: Fields<A>;
   /** Fixed list parameters (e.g. `{ tree: 1 }`). */
   baseParams?: Payload;
-  /** false: one unpaged answer (tree lists). */
-  paged?: boolean;
+  /** Extra conditions on the commands the resource declares and the user's menus allow. */
   canAdd?: boolean;
-  canEdit?: boolean | ((row: Row) => boolean);
-  canDelete?: boolean | ((row: Row) => boolean);
+  canEdit?: (row: Row) => boolean;
+  canDelete?: (row: Row) => boolean;
   /** Extra values of the add form (e.g. the parent company). */
-  addValues?: Payload;
-  /** Last touch on a payload before add/set (the id field is added for set); may be async (password encoding). */
+  addValues?: Payload | undefined;
+  /** Sent with every add, not shown (e.g. the kind of a resource); also picks the add schema's branch. */
+  addFixed?: Payload;
+  /** Last touch on a payload before it is checked and sent (the id field is added for set); may be async (password encoding). */
   toPayload?: (payload: Payload, mode: 'add' | 'edit', row?: Row) => Payload | Promise<Payload>;
   /** Edit: load the full record before the dialog opens (e.g. a `get` call); default the row itself. */
   loadEditValues?: (row: Row) => Promise<Payload>;
   /** After every successful add, set or delete (e.g. refresh the sidebar). */
   onMutated?: () => unknown;
   /** Filters applied on the first load (e.g. from the address); also shown in the filter bar. */
-  initialFilters?: Payload;
+  initialFilters?: Payload | undefined;
   /** Last touch on the filter payload (e.g. SPEC §5: user_state -1 → 0). */
   toFilterPayload?: (payload: Payload) => Payload;
-  /** Tree lists: the field holding a row's children (default `children`); every parent starts expanded. */
-  childrenField?: string;
   /** Extra row rendering (expandable details). */
   expandable?: TableProps<Row>['expandable'];
   rowActions?: RowAction<Row>[];
-  /** i18n keys of the dialog titles; default common.add / common.edit. */
-  titles?: { add?: string; edit?: string };
+  /** Dialog titles (default common.add / common.edit) and the OK button (default common.save). */
+  titles?: { add?: LabelKey; edit?: LabelKey; ok?: LabelKey };
   formColumns?: 1 | 2;
   /** Extra toolbar content; a function gets the applied filter payload and the count (bulk actions, exports). */
   toolbar?: ReactNode | ((ctx: { filters: Payload; count: number }) => ReactNode);
   /** Selectable rows (bulk actions). */
   rowSelection?: TableProps<Row>['rowSelection'];
-  /** i18n key: accessible name of the table region. */
-  label?: string;
-  rowKey?: keyof Row & string;
+  /** Accessible name of the table region; default `<area>.title`. */
+  label?: LabelKey;
 }
-
-const allowed = <Row,>(rule: boolean | ((row: Row) => boolean), row: Row) => (typeof rule === 'function' ? rule(row) : rule);
 
 const toSortOrder = (sort: ListSort | null, field: string): SortOrder =>
   sort?.field === field ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
@@ -111,42 +110,55 @@ const pruneTree = <Row extends object>(rows: Row[], childrenField: string, rowKe
     return { ...row, [childrenField]: pruneTree(children as Row[], childrenField, rowKey, parents) };
   });
 
+/** May the user call this entry: its menu keys (or super / any signed-in user). */
+const useMayCall = () => {
+  const access = useAccess();
+  return (api: AnyDef | undefined): boolean => {
+    if (!api) return false;
+    if (access.isSuper) return true;
+    if (api.access === 'super' || api.access === 'service') return false;
+    return typeof api.access === 'string' || api.access.some((key) => access.can(key));
+  };
+};
+
 /**
- * The paged, filterable table every list screen is built from (SPEC §2): filter
- * bar, toolbar with add/refresh and count, row edit/delete with confirmation,
- * add/edit ModalForm, refetch after every mutation.
+ * The paged, filterable table every list screen is built from (SPEC §2): filter bar, toolbar
+ * with add/refresh and count, row edit/delete with confirmation, add/edit ModalForm, refetch
+ * after every mutation. Add, edit and delete exist when the resource declares the command and
+ * the user's menus allow it; the form's rules are the command's schema.
  */
-export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>) {
-  const {
-    resource,
-    i18nPrefix,
-    columns,
-    filters,
-    form,
-    baseParams,
-    paged = true,
-    canAdd = !!form && !!resource.add,
-    canEdit = !!form && !!resource.set,
-    canDelete = !!resource.del,
-    rowActions = [],
-  } = props;
+export function ResourceTable<Row extends object, A extends LabelArea>(props: ResourceTableProps<Row, A>) {
+  const { resource, columns, filters, form, baseParams, rowActions = [] } = props;
+  const area = resource.labels;
+  const paged = !resource.tree;
+  const mayCall = useMayCall();
+  const canAdd = !!form && mayCall(resource.add) && props.canAdd !== false;
+  const mayEdit = !!form && mayCall(resource.set);
+  const mayDelete = mayCall(resource.del);
+  const canEdit = (row: Row) => mayEdit && (props.canEdit?.(row) ?? true);
+  const canDelete = (row: Row) => mayDelete && (props.canDelete?.(row) ?? true);
   const { t } = useTranslation();
   const isMobile = useIsMobile();
   const [filterForm] = Form.useForm<Payload>();
+  const filterModel = useMemo(
+    // Values a filter offers default to those the resource takes (its add schema's).
+    () => formModel({ fields: filters ?? [], area, mode: 'filter', schema: resource.list.input, addSchema: resource.add?.input }),
+    [filters, area, resource.list, resource.add],
+  );
   const filterPayloadOf = (values: Payload) => {
-    const payload = filters ? toPayload(filters, values) : {};
+    const payload = filterModel.payloadOf(values);
     return props.toFilterPayload ? props.toFilterPayload(payload) : payload;
   };
   // Only the first render's filters count (the address at mount).
-  const [initialFilterForm] = useState<Payload>(() => ({ ...initialValuesOf(filters ?? []), ...props.initialFilters }));
+  const [initialFilterForm] = useState<Payload>(() => filterModel.initialValues(props.initialFilters));
   const [filterValues, setFilterValues] = useState<Payload>(() => filterPayloadOf(initialFilterForm));
   const [page, setPage] = useState({ no: 1, size: PAGE_SIZE_DEFAULT });
   const [sort, setSort] = useState<ListSort | null>(null);
   const [editing, setEditing] = useState<{ mode: 'add' | 'edit'; row?: Row; values?: Payload } | null>(null);
   const [collapsed, setCollapsed] = useState<Set<Key>>(new Set());
   const [loadingRow, setLoadingRow] = useState(false);
-  const rowKey = props.rowKey ?? resource.idField;
-  const childrenField = props.childrenField ?? 'children';
+  const rowKey = resource.id;
+  const childrenField = resource.tree ?? 'children';
 
   const params = useMemo(
     () => ({
@@ -158,9 +170,9 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
     [baseParams, filterValues, sort, paged, page],
   );
   const list = resource.useList(params);
-  const add = resource.useAdd();
-  const set = resource.useSet();
-  const del = resource.useDel();
+  const add = resource.useCommand('add');
+  const set = resource.useCommand('set');
+  const del = resource.useCommand('del');
 
   const count = list.data?.count ?? 0;
   // Tree lists start fully expanded; only what the user collapses stays collapsed.
@@ -189,27 +201,27 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
   };
 
   const tableColumns = ((): ColumnType<Row>[] => {
-    const cols: ColumnType<Row>[] = columns.map(({ key, title, enumPrefix, tagColors, time, sorter, render, ...rest }) => ({
+    const cols: ColumnType<Row>[] = columns.map(({ key, title, enumLabels, tagColors, time, sorter, render, ...rest }) => ({
       ...rest,
       key,
       dataIndex: key,
-      title: t(title ?? `${i18nPrefix}.fields.${key}`),
+      title: t(title ?? fieldLabel(area, key)),
       sorter: !!sorter,
       sortOrder: sorter ? toSortOrder(sort, sorter === true ? key : sorter) : undefined,
       sortDirections: ['ascend', 'descend'],
       render:
         render ??
-        (enumPrefix
+        (enumLabels
           ? (v: unknown) => {
               if (v === null || v === undefined || v === '') return '';
-              const label = t(`${enumPrefix}.${v}`);
+              const label = t(valueLabel(enumLabels, v));
               return tagColors ? <Tag color={tagColors[String(v)]}>{label}</Tag> : label;
             }
           : time
             ? (v: unknown) => formatTime(v)
             : undefined),
     }));
-    const hasActions = canEdit !== false || canDelete !== false || rowActions.length > 0;
+    const hasActions = mayEdit || mayDelete || rowActions.length > 0;
     if (hasActions) {
       cols.push({
         key: '__actions',
@@ -238,12 +250,12 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
                   </Button>
                 ),
               )}
-            {allowed(canEdit, row) && (
+            {canEdit(row) && (
               <Button size="small" type="link" icon={<EditOutlined />} loading={loadingRow} onClick={() => openEdit(row)}>
                 {t('common.edit')}
               </Button>
             )}
-            {allowed(canDelete, row) && (
+            {canDelete(row) && (
               <Popconfirm
                 title={t('common.delete_confirm')}
                 okText={t('common.delete')}
@@ -285,12 +297,17 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
     setPage((p) => ({ ...p, no: 1 }));
   };
 
-  const submitForm = async (payload: Payload) => {
+  /** The page's last touch, then the id of the row for set. */
+  const prepare = async (payload: Payload): Promise<Payload> => {
     const mode = editing?.mode ?? 'add';
     const row = editing?.row;
     const body = props.toPayload ? await props.toPayload(payload, mode, row) : payload;
-    if (mode === 'edit' && row) {
-      await set.mutateAsync({ ...body, [resource.idField]: resource.idOf(row) });
+    return mode === 'edit' && row ? { ...body, [resource.id]: resource.idOf(row) } : body;
+  };
+
+  const submitForm = async (body: Payload) => {
+    if (editing?.mode === 'edit') {
+      await set.mutateAsync(body);
       toastSuccess(t('common.set_success'));
     } else {
       await add.mutateAsync(body);
@@ -301,7 +318,7 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
     await mutated();
   };
 
-  const label = t(props.label ?? `${i18nPrefix}.title`, { defaultValue: t('common.table') });
+  const label = t(props.label ?? `${area}.title`, { defaultValue: t('common.table') });
 
   return (
     <Card variant="borderless" styles={{ body: { padding: isMobile ? 12 : 24 } }}>
@@ -309,15 +326,15 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
         <Form
           form={filterForm}
           layout={isMobile ? 'vertical' : 'inline'}
-          name={`${i18nPrefix}-filters`}
+          name={`${area}-filters`}
           aria-label={t('common.filters')}
           onFinish={applyFilters}
           initialValues={initialFilterForm}
           style={{ marginBottom: 16, rowGap: 8 }}
         >
-          {filters.map((f) => (
+          {filterModel.fields.map((f) => (
             <div key={f.name} style={{ minWidth: isMobile ? undefined : 200 }}>
-              <FormField field={f} i18nPrefix={i18nPrefix} compact noRules />
+              <FormField field={f} model={filterModel} compact />
             </div>
           ))}
           <Form.Item>
@@ -396,9 +413,14 @@ export function ResourceTable<Row extends object>(props: ResourceTableProps<Row>
           open={editing !== null}
           mode={editing?.mode ?? 'add'}
           title={editing?.mode === 'edit' ? (props.titles?.edit ?? 'common.edit') : (props.titles?.add ?? 'common.add')}
+          okText={props.titles?.ok}
           fields={form}
-          i18nPrefix={i18nPrefix}
+          area={area}
+          schema={editing?.mode === 'edit' ? resource.set?.input : resource.add?.input}
+          addSchema={resource.add?.input}
+          fixed={editing?.mode === 'edit' ? undefined : props.addFixed}
           values={editing?.mode === 'edit' ? (editing.values ?? (editing.row as Payload | undefined)) : props.addValues}
+          prepare={prepare}
           onSubmit={submitForm}
           onClose={() => setEditing(null)}
           columns={props.formColumns}

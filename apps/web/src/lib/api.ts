@@ -1,8 +1,9 @@
-import { type Envelope, ErrorCode } from '@iot/contract';
+import { type ApiDef, type Envelope, ErrorCode, type OutputOf } from '@iot/contract';
+import type { z } from 'zod';
 import { errorText, toastError } from './feedback';
-import { serverRuleMessage } from './form-rules';
 import { i18n } from './i18n';
 import { beginRequest, endRequest } from './loading';
+import { ruleMessage } from './rule-messages';
 import { clearSession, clearUserInfo, getToken } from './session';
 
 /** Any answer whose code is not 200 (or a network/shape failure, code 0). */
@@ -36,19 +37,49 @@ export const setUnauthorizedHandler = (fn: () => void) => {
 };
 
 export interface CallOptions {
-  /** Return the envelope whatever its code (api test page); no 401 handling. */
-  raw?: boolean;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
+
+/** A registry entry (`API.<name>`): its path, and the input and output schemas that type a call. */
+export type AnyDef = ApiDef & { path: string };
+
+declare const defType: unique symbol;
+/**
+ * A registry entry named by its path only, typed by the entry (see shell-paths.ts): the login
+ * page calls the server without pulling every zod schema into its JavaScript.
+ */
+export interface Endpoint<D extends AnyDef> {
+  readonly path: D['path'];
+  readonly [defType]: D;
+}
+export const endpoint = <D extends AnyDef>(path: D['path']) => ({ path }) as Endpoint<D>;
+
+export type Callable = AnyDef | Endpoint<AnyDef>;
+type DefOf<C> = C extends Endpoint<infer D> ? D : C extends AnyDef ? C : never;
+
+/** What a call sends: the input schema's input (before the server's coercion and defaults). */
+export type PayloadOf<C> = z.input<DefOf<C>['input']>;
+/** What a call answers: one row of a list, or the `data` of any other call. */
+export type AnswerOf<C> = OutputOf<DefOf<C>>;
+/** A list answer: its rows and how many match the filters. */
+export interface ListResult<Row> {
+  rows: Row[];
+  count: number;
+}
+/** The rows of a list def. */
+export type RowOf<C> = AnswerOf<C>;
+
+/** Calls whose input has no required field may leave it out. */
+type InputArgs<C> =
+  Record<never, never> extends PayloadOf<C> ? [input?: PayloadOf<C>, options?: CallOptions] : [input: PayloadOf<C>, options?: CallOptions];
 
 const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'number';
 
 /**
- * The one way to reach the server (transport 3 of SPEC §7): `POST /api/<path>`,
- * JSON body, `Authorization: Bearer <token>`. Resolves with the envelope on
- * code 200, throws ApiError otherwise.
+ * The one way to reach the server (transport 3 of SPEC §7): `POST /api/<path>`, JSON body,
+ * `Authorization: Bearer <token>`. Answers the envelope whatever its code.
  */
-export async function call<T = unknown>(path: string, payload: object = {}, options: CallOptions = {}): Promise<Envelope<T>> {
+const post = async (path: string, payload: unknown, options: CallOptions): Promise<Envelope<unknown>> => {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -58,8 +89,8 @@ export async function call<T = unknown>(path: string, payload: object = {}, opti
     const res = await fetch(`/api/${path.replace(/^\/+/, '')}`, {
       method: 'POST',
       headers,
-      body: JSON.stringify(payload),
-      signal: options.signal,
+      body: JSON.stringify(payload ?? {}),
+      signal: options.signal ?? null,
     });
     body = await res.json().catch(() => ({ code: res.status === 200 ? NETWORK_ERROR : res.status, msg: res.statusText, data: null }));
   } catch (err) {
@@ -69,7 +100,12 @@ export async function call<T = unknown>(path: string, payload: object = {}, opti
     endRequest();
   }
   if (!isEnvelope(body)) throw new ApiError(NETWORK_ERROR, 'Bad answer shape');
-  if (options.raw) return body as Envelope<T>;
+  return body;
+};
+
+/** Code 200 → the envelope; 401 → back to the login; anything else → ApiError. */
+const send = async (path: string, payload: unknown, options: CallOptions): Promise<Envelope<unknown>> => {
+  const body = await post(path, payload, options);
   if (body.code === ErrorCode.UNAUTHORIZED) {
     if (path.startsWith('other_api_')) {
       // Third-party calls: the console session may still be fine; say so and drop the user info only.
@@ -82,8 +118,34 @@ export async function call<T = unknown>(path: string, payload: object = {}, opti
     throw new ApiError(body.code, body.msg ?? '', body.data);
   }
   if (body.code !== ErrorCode.OK) throw new ApiError(body.code, body.msg ?? '', body.data);
-  return body as Envelope<T>;
-}
+  return body;
+};
+
+/** A `data` answer, typed by the caller from the def's output schema (see `call`). */
+export const fetchData = async <T>(api: Callable, input: unknown, options: CallOptions = {}): Promise<T> =>
+  // The server answers what the contract's output schema says (its own tests check it).
+  (await send(api.path, input, options)).data as T;
+
+/** A list answer, typed by the caller from the def's output schema (see `callList`). */
+export const fetchList = async <Row>(api: Callable, input: unknown, options: CallOptions = {}): Promise<ListResult<Row>> => {
+  const env = await send(api.path, input, options);
+  const rows = (Array.isArray(env.data) ? env.data : []) as Row[];
+  return { rows, count: env.count ?? rows.length };
+};
+
+/**
+ * Call a registry entry: `call(API.roleGet, { id })`. The input is typed by the entry's input
+ * schema, the answer (`data`) by its output schema. Throws ApiError unless the code is 200.
+ */
+export const call = <C extends Callable>(api: C, ...[input, options]: InputArgs<C>): Promise<AnswerOf<C>> =>
+  fetchData<AnswerOf<C>>(api, input, options);
+
+/** Call a list entry: its rows (typed by the output schema) and the count of every match. */
+export const callList = <C extends Callable>(api: C, ...[input, options]: InputArgs<C>): Promise<ListResult<RowOf<C>>> =>
+  fetchList<RowOf<C>>(api, input, options);
+
+/** Any path with any body, answering the raw envelope whatever its code (the API test page only). */
+export const callRaw = (path: string, payload: object): Promise<Envelope<unknown>> => post(path, payload, {});
 
 /** Toast the translated message of any error thrown by `call` (401 already handled). */
 export const showApiError = (err: unknown) => {
@@ -91,7 +153,7 @@ export const showApiError = (err: unknown) => {
     if (err.code === ErrorCode.UNAUTHORIZED) return;
     // A refused command names its rule (in_use, has_children…): say which rather than "wrong parameters".
     const [rule] = Object.values(err.fieldErrors ?? {});
-    toastError(rule ? serverRuleMessage(rule, i18n.t) : errorText(err.code === NETWORK_ERROR ? 'network' : err.code));
+    toastError(rule ? ruleMessage(rule, i18n.t) : errorText(err.code === NETWORK_ERROR ? 'network' : err.code));
     return;
   }
   if (err instanceof DOMException && err.name === 'AbortError') return;

@@ -1,83 +1,139 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from './api';
+import {
+  keepPreviousData,
+  queryOptions,
+  type UseMutationResult,
+  type UseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { type AnswerOf, type AnyDef, type Callable, fetchData, fetchList, type ListResult, type PayloadOf, type RowOf } from './api';
+import type { LabelArea } from './labels';
 
-export interface ListResult<Row> {
-  rows: Row[];
-  count: number;
-}
+export type { ListResult } from './api';
 
+/** Form values and payloads before they are checked against a schema. */
 export type Payload = Record<string, unknown>;
 
-export interface ResourceConfig<Row> {
-  /** Query-key root; every mutation of the resource invalidates it. */
-  name: string;
-  list: string;
-  add?: string;
-  set?: string;
-  del?: string;
-  /** The row field that identifies it in `set` (comp_id, id, menu_id…). */
-  idField: keyof Row & string;
-  /** The `del` payload for a row; default `{ id: row[idField] }` (CONTRACT §3). */
-  delPayload?: (row: Row) => Payload;
-}
+/** The query key root of a list: its path. Every command on its rows invalidates it. */
+export const listKey = (api: Callable) => api.path;
 
-/** Paths whose answers feed other resources (e.g. a company picker) share the root name. */
-export const listQueryOptions = <Row>(name: string, path: string, params: Payload) =>
+const listQuery = <Row>(api: Callable, params: unknown) =>
   queryOptions({
-    queryKey: [name, 'list', path, params] as const,
-    queryFn: async ({ signal }): Promise<ListResult<Row>> => {
-      const env = await call<Row[]>(path, params, { signal });
-      const rows = Array.isArray(env.data) ? env.data : [];
-      return { rows, count: env.count ?? rows.length };
-    },
+    queryKey: [listKey(api), 'list', params] as const,
+    queryFn: ({ signal }) => fetchList<Row>(api, params, { signal }),
     placeholderData: keepPreviousData,
   });
 
+/** A list's rows and count, keyed by its path and parameters (pickers share the screens' cache). */
+export const listQueryOptions = <C extends Callable>(api: C, params: PayloadOf<C>) => listQuery<RowOf<C>>(api, params);
+
+/** A list answering a tree (`tree: 1`): roots, their children nested under `children`. */
+export const treeQueryOptions = <C extends Callable>(api: C, params: PayloadOf<C>) => listQuery<TreeRow<RowOf<C>, 'children'>>(api, params);
+
 /** A single `data` answer (get calls). */
-export const dataQueryOptions = <T>(name: string, path: string, params: Payload = {}) =>
+export const dataQueryOptions = <C extends Callable>(api: C, params: PayloadOf<C>) =>
   queryOptions({
-    queryKey: [name, 'data', path, params] as const,
-    queryFn: async ({ signal }): Promise<T> => (await call<T>(path, params, { signal })).data,
+    queryKey: [api.path, 'data', params] as const,
+    queryFn: ({ signal }) => fetchData<AnswerOf<C>>(api, params, { signal }),
   });
 
 /** Only the `count` of a list (dashboard cards): page_size 1. */
-export const countQueryOptions = (name: string, path: string, params: Payload = {}) =>
+export const countQueryOptions = <C extends Callable>(api: C, params: PayloadOf<C>) =>
   queryOptions({
-    queryKey: [name, 'count', path, params] as const,
-    queryFn: async ({ signal }): Promise<number> => {
-      const env = await call<unknown[]>(path, { ...params, page_no: 1, page_size: 1 }, { signal });
-      return env.count ?? (Array.isArray(env.data) ? env.data.length : 0);
-    },
+    queryKey: [listKey(api), 'count', params] as const,
+    queryFn: async ({ signal }) => (await fetchList<unknown>(api, { ...(params as Payload), page_no: 1, page_size: 1 }, { signal })).count,
   });
 
-/** A mutation on any path that invalidates the given query roots on success. */
-export const useApiMutation = <T = unknown>(path: string, invalidate: string[] = []) => {
+const useCallMutation = <P, T>(api: Callable, affects: Callable[]) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (payload: Payload) => (await call<T>(path, payload)).data,
+    mutationFn: (payload: P) => fetchData<T>(api, payload),
     onSuccess: async () => {
-      await Promise.all(invalidate.map((name) => qc.invalidateQueries({ queryKey: [name] })));
+      await Promise.all(affects.map((d) => qc.invalidateQueries({ queryKey: [listKey(d)] })));
     },
   });
 };
 
+/** A command on any entry; afterwards the lists it changes (their defs) are refetched. */
+export const useApiMutation = <C extends Callable>(api: C, affects: Callable[] = []) =>
+  useCallMutation<PayloadOf<C>, AnswerOf<C>>(api, affects);
+
+/** A tree list's rows: each holds its children under `C`. */
+export type TreeRow<R, C extends string> = R & { [K in C]?: TreeRow<R, C>[] };
+
+export interface ResourceConfig<L extends AnyDef, A extends LabelArea, T extends string, Add, Set, Del> {
+  /** Labels of its columns and fields: `<labels>.fields.<name>`. */
+  labels: A;
+  list: L;
+  add?: Add;
+  set?: Set;
+  del?: Del;
+  /** The row field that identifies a row: sent with `set`, and with `del` (as itself when `del` takes it, else as `id`). */
+  id: keyof RowOf<L> & string;
+  /** The list answers a tree (with its tree parameter): a row's children are under this field. */
+  tree?: T;
+  /** Other lists a command here changes (a device added changes its company's key count). */
+  affects?: AnyDef[];
+}
+
 /**
- * Declare a resource once: its paths and id field. Screens get query options and
- * hooks for list, add, set, del, and any extra action on the same rows.
+ * Declare a resource once, from its registry entries: the paths, the row type (the list's
+ * output schema), the id field and its labels. Screens get query options and hooks for list,
+ * add, set, del, and any other command on the same rows. What a user may do follows from the
+ * entries declared and the menus the user holds (see ResourceTable).
  */
-export const defineResource = <Row>(config: ResourceConfig<Row>) => {
+export const defineResource = <
+  L extends AnyDef,
+  A extends LabelArea,
+  T extends string = never,
+  Add extends AnyDef = never,
+  Set extends AnyDef = never,
+  Del extends AnyDef = never,
+>(
+  config: ResourceConfig<L, A, T, Add, Set, Del>,
+) => {
+  type Row = [T] extends [never] ? RowOf<L> : TreeRow<RowOf<L>, T>;
+  const affects: AnyDef[] = [config.list, ...(config.affects ?? [])];
+  const idOf = (row: Row): unknown => (row as Payload)[config.id];
+  const delShape = (config.del?.input as { shape?: Payload } | undefined)?.shape;
+  // Hooks run whether or not the command exists (React's rule); a missing one is never called.
+  const command = <C extends AnyDef>(api: C | undefined): C => api ?? (config.list as AnyDef as C);
   return {
     ...config,
-    listOptions: (params: Payload) => listQueryOptions<Row>(config.name, config.list, params),
-    useList: (params: Payload, enabled = true) => useQuery({ ...listQueryOptions<Row>(config.name, config.list, params), enabled }),
-    useAdd: () => useApiMutation<Row>(config.add ?? '', [config.name]),
-    useSet: () => useApiMutation<Row>(config.set ?? '', [config.name]),
-    useDel: () => useApiMutation(config.del ?? '', [config.name]),
-    /** Another command on these rows (approve, reset…): invalidates the list afterwards. */
-    useAction: (path: string) => useApiMutation(path, [config.name]),
-    delPayloadOf: (row: Row): Payload => config.delPayload?.(row) ?? { id: row[config.idField] },
-    idOf: (row: Row) => row[config.idField],
+    /** The query key root of the rows. */
+    key: listKey(config.list),
+    listOptions: (params: PayloadOf<L>) => listQuery<Row>(config.list, params),
+    useList: (params: PayloadOf<L>, enabled = true) => useQuery({ ...listQuery<Row>(config.list, params), enabled }),
+    useAdd: () => useApiMutation(command(config.add), affects),
+    useSet: () => useApiMutation(command(config.set), affects),
+    useDel: () => useApiMutation(command(config.del), affects),
+    /** Another command on these rows (approve, resolve…): refetches them afterwards. */
+    useAction: <C extends AnyDef>(api: C) => useApiMutation(api, affects),
+    /** add, set or del with a payload the caller has checked against its schema (generic screens). */
+    useCommand: (kind: 'add' | 'set' | 'del'): UseMutationResult<unknown, Error, Payload> =>
+      useCallMutation<Payload, unknown>(command(config[kind]), affects),
+    idOf,
+    /** `{<id field>: id}` when `del` takes the id field, `{ id }` otherwise (CONTRACT §3). */
+    delPayloadOf: (row: Row): Payload => (delShape && config.id in delShape ? { [config.id]: idOf(row) } : { id: idOf(row) }),
   };
 };
 
-export type Resource<Row> = ReturnType<typeof defineResource<Row>>;
+/** What generic screens (ResourceTable) use of any resource. */
+export interface ResourceModel<Row> {
+  labels: LabelArea;
+  list: AnyDef;
+  add?: AnyDef | undefined;
+  set?: AnyDef | undefined;
+  del?: AnyDef | undefined;
+  id: string;
+  tree?: string | undefined;
+  key: string;
+  useList(params: Payload, enabled?: boolean): UseQueryResult<ListResult<Row>>;
+  useCommand(kind: 'add' | 'set' | 'del'): UseMutationResult<unknown, Error, Payload>;
+  idOf(row: Row): unknown;
+  delPayloadOf(row: Row): Payload;
+}
+
+/** The rows of a resource: `RowOfResource<typeof userResource>`. */
+export type RowOfResource<R> = R extends { idOf: (row: infer Row) => unknown } ? Row : never;

@@ -1,7 +1,7 @@
 import { Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../lib/api';
+import { callRaw } from '../../lib/api';
 
 interface ApiTestValues {
   path: string;
@@ -18,7 +18,7 @@ export default function ApiTestPage() {
     setBusy(true);
     try {
       const payload = body?.trim() ? (JSON.parse(body) as object) : {};
-      const env = await call(path.trim(), payload, { raw: true });
+      const env = await callRaw(path.trim(), payload);
       setAnswer(JSON.stringify(env, null, 2));
     } catch (err) {
       setAnswer(String(err instanceof Error ? `${err.name}: ${err.message}` : err));

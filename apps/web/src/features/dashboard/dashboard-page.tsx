@@ -7,24 +7,25 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../lib/access';
 import { currentLanguage } from '../../lib/i18n';
+import type { LabelKey } from '../../lib/labels';
 import { withLang } from '../../lib/lang';
 import { countQueryOptions } from '../../lib/resource';
 import { useSessionInfo } from '../../lib/session';
 import DeviceTrendCard from './device-trend-card';
 
 interface CountCardProps {
-  title: string;
+  title: LabelKey;
   icon: ReactNode;
-  path: string;
-  name: string;
-  params?: Record<string, unknown>;
-  /** Where the card leads (a route with its filter), with its i18n link text. */
-  link?: { to: string; search: string; label: string };
+  /** The list counted (its `count`, read with page_size 1). */
+  list: typeof API.companyList | typeof API.accountList | typeof API.roleList;
+  params?: { state?: number };
+  /** Where the card leads (a route with its filter), with its link text. */
+  link?: { to: string; search: string; label: LabelKey };
 }
 
-const CountCard = ({ title, icon, path, name, params, link }: CountCardProps) => {
+const CountCard = ({ title, icon, list, params = {}, link }: CountCardProps) => {
   const { t } = useTranslation();
-  const count = useQuery(countQueryOptions(name, path, params));
+  const count = useQuery(countQueryOptions(list, params));
   return (
     <Card style={{ height: '100%' }}>
       <Flex justify="space-between" align="flex-end" gap={8}>
@@ -41,14 +42,13 @@ export default function DashboardPage() {
   const session = useSessionInfo();
   const access = useAccess();
   const user = session?.user;
-  const cards: (CountCardProps & { key: string; show: boolean })[] = [
-    { key: 'companies', title: 'dashboard.companies', icon: <BankOutlined />, path: API.companyList.path, name: 'company', show: true },
+  const allCards: (CountCardProps & { key: string; show: boolean })[] = [
+    { key: 'companies', title: 'dashboard.companies', icon: <BankOutlined />, list: API.companyList, show: true },
     {
       key: 'pending',
       title: 'dashboard.pending_companies',
       icon: <AuditOutlined />,
-      path: API.companyList.path,
-      name: 'company',
+      list: API.companyList,
       params: { state: CompanyState.PENDING },
       link: { to: '/operate/company', search: `?state=${CompanyState.PENDING}`, label: 'dashboard.review_pending' },
       show: access.can('operate/company'),
@@ -57,19 +57,18 @@ export default function DashboardPage() {
       key: 'users',
       title: 'dashboard.users',
       icon: <UserOutlined />,
-      path: API.accountList.path,
-      name: 'account',
+      list: API.accountList,
       show: access.can('operate/user'),
     },
     {
       key: 'roles',
       title: 'dashboard.roles',
       icon: <TeamOutlined />,
-      path: API.roleList.path,
-      name: 'role',
+      list: API.roleList,
       show: access.can('system/role'),
     },
-  ].filter((c) => c.show);
+  ];
+  const cards = allCards.filter((c) => c.show);
   return (
     <div>
       <Typography.Title level={1} style={{ fontSize: 22, marginTop: 0 }}>

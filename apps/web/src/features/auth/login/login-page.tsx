@@ -1,5 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import type { LoginKey, LoginOutput } from '@iot/contract';
+import type { LoginOutput } from '@iot/contract';
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { errorText } from '../../../lib/feedback';
 import { currentLanguage } from '../../../lib/i18n';
 import { withLang } from '../../../lib/lang';
 import { setSessionInfo, setToken } from '../../../lib/session';
-import { LOGIN_KEY_PATH, LOGIN_PATH } from '../../../lib/shell-paths';
+import { LOGIN, LOGIN_KEY } from '../../../lib/shell-paths';
 
 interface LoginValues {
   user_id: string;
@@ -21,18 +21,17 @@ interface LoginValues {
 
 /** CONTRACT §4: fetch a key, encrypt account + encoded password + time, log in. */
 const logIn = async ({ user_id, password }: LoginValues): Promise<LoginOutput> => {
-  const key = (await call<LoginKey>(LOGIN_KEY_PATH)).data;
+  const key = await call(LOGIN_KEY);
   const receivedAt = Date.now();
   const userId = user_id.trim();
   const cipher = await loginCipher(key, receivedAt, userId, password);
-  const answer = await call<LoginOutput>(LOGIN_PATH, {
+  return call(LOGIN, {
     device_system: 'web',
     device_model: navigator.userAgent.slice(0, 128),
     user_id: userId,
     user_password: cipher,
     key_id: key.key_id,
   });
-  return answer.data;
 };
 
 const LoginForm = ({ variant }: { variant: 'console' | 'link3' }) => {

@@ -1,52 +1,55 @@
-import { API, ErrorCode, PHONE_AREA_DEFAULT } from '@iot/contract';
+import { API, ErrorCode } from '@iot/contract';
 import { Button, Col, Form, Result, Row } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import type { FieldConfig } from '../../../components/field-config';
-import { FormField } from '../../../components/form-field';
-import { initialValuesOf, toPayload } from '../../../components/form-values';
+import type { Fields } from '../../../components/field-config';
+import { FormField, fieldRuleMessage, recheckTouched } from '../../../components/form-field';
+import { formModel, type ResolvedField } from '../../../components/form-model';
 import { Hint, PublicFrame } from '../../../components/public-frame';
 import { Wizard, type WizardFieldErrors } from '../../../components/wizard';
 import { ApiError, call, showApiError } from '../../../lib/api';
 import { encodePassword } from '../../../lib/crypto';
 import { errorText } from '../../../lib/feedback';
-import { serverRuleMessage } from '../../../lib/form-rules';
+import type { LabelKey } from '../../../lib/labels';
 import type { Payload } from '../../../lib/resource';
-import { COMPANY_TYPE_OPTIONS } from '../../operate/company/company-options';
+import { checkPayload } from '../../../lib/schema-fields';
 
-/** Step 1: where to register. */
-const companyFields: FieldConfig[] = [
-  { name: 'parent_comp_key', required: true, maxLength: 64 },
-  { name: 'comp_name', required: true, maxLength: 128 },
-  { name: 'comp_short_name', maxLength: 64 },
-  { name: 'comp_type', type: 'select', required: true, options: COMPANY_TYPE_OPTIONS, initialValue: 9 },
+/** The three steps: where to register, how to reach the company, its first account. */
+const STEPS: { title: LabelKey; fields: Fields<'register'> }[] = [
+  {
+    title: 'register.step_company',
+    fields: [
+      { name: 'parent_comp_key' },
+      { name: 'comp_name' },
+      { name: 'comp_short_name' },
+      { name: 'comp_type', enumLabels: 'company.types' },
+    ],
+  },
+  {
+    title: 'register.step_contact',
+    fields: [
+      { name: 'comp_person' },
+      { name: 'comp_phone_area' },
+      { name: 'comp_phone' },
+      { name: 'country' },
+      { name: 'comp_addr', wide: true },
+    ],
+  },
+  {
+    title: 'register.step_account',
+    fields: [
+      { name: 'user_id', autoComplete: 'username' },
+      { name: 'user_password', widget: 'password', encoded: true },
+      { name: 'confirm_password', widget: 'password', sameAs: 'user_password' },
+      { name: 'user_email', autoComplete: 'email' },
+    ],
+  },
 ];
 
-/** Step 2: how to reach the company. */
-const contactFields: FieldConfig[] = [
-  { name: 'comp_person', required: true, maxLength: 64 },
-  { name: 'comp_phone_area', required: true, rules: ['phone_area'], initialValue: PHONE_AREA_DEFAULT },
-  { name: 'comp_phone', areaField: 'comp_phone_area', rules: ['phone'] },
-  { name: 'country', maxLength: 64 },
-  { name: 'comp_addr', maxLength: 255, wide: true },
-];
-
-/** Step 3: the company's first account. */
-const accountFields: FieldConfig[] = [
-  { name: 'user_id', required: true, rules: ['user_id'], autoComplete: 'username' },
-  { name: 'user_password', type: 'password', required: true },
-  { name: 'confirm_password', type: 'password', required: true, sameAs: 'user_password', transient: true },
-  { name: 'user_email', required: true, rules: ['email'], autoComplete: 'email' },
-];
-
-const STEPS: { title: string; fields: FieldConfig[] }[] = [
-  { title: 'register.step_company', fields: companyFields },
-  { title: 'register.step_contact', fields: contactFields },
-  { title: 'register.step_account', fields: accountFields },
-];
-
-const allFields = STEPS.flatMap((s) => s.fields);
+/** Every field's rules are the registration command's schema. */
+const model = formModel({ fields: STEPS.flatMap((s) => s.fields), area: 'register', mode: 'add', schema: API.companyRegister.input });
+const byName = new Map(model.fields.map((f) => [f.name, f]));
 
 /** The field a refusal is about, when the answer's code names one. */
 const CODE_FIELDS: Partial<Record<number, string>> = {
@@ -63,14 +66,18 @@ export default function RegisterPage() {
   const [form] = Form.useForm<Payload>();
   const [done, setDone] = useState(false);
 
+  const messagesOf = (fields: Record<string, string>): WizardFieldErrors =>
+    Object.fromEntries(Object.entries(fields).map(([name, rule]) => [name, fieldRuleMessage(model, byName.get(name), rule, t)]));
+
   /** Sends the registration; a refusal about fields is answered as field errors (the wizard shows their step). */
   const submit = async (): Promise<WizardFieldErrors | undefined> => {
     const values = form.getFieldsValue(true) as Payload;
     try {
-      const payload = toPayload(allFields, values);
-      const userId = String(payload.user_id);
-      payload.user_password = await encodePassword(userId, String(values.user_password));
-      await call(API.companyRegister.path, payload);
+      const payload = model.payloadOf(values);
+      payload.user_password = await encodePassword(String(payload.user_id), String(values.user_password));
+      const checked = checkPayload(API.companyRegister.input, payload);
+      if (checked.errors) return messagesOf(checked.errors);
+      await call(API.companyRegister, checked.input);
       setDone(true);
       return undefined;
     } catch (err) {
@@ -79,14 +86,7 @@ export default function RegisterPage() {
         return undefined;
       }
       const fields = err.fieldErrors;
-      if (fields && Object.keys(fields).some((name) => allFields.some((f) => f.name === name))) {
-        return Object.fromEntries(
-          Object.entries(fields).map(([name, rule]) => [
-            name,
-            name === 'parent_comp_key' && rule === 'not_found' ? t('register.parent_key_not_found') : serverRuleMessage(rule, t),
-          ]),
-        );
-      }
+      if (fields && Object.keys(fields).some((name) => byName.has(name))) return messagesOf(fields);
       const field = CODE_FIELDS[err.code];
       if (field) return { [field]: err.code === ErrorCode.CONFLICT ? t('register.comp_name_taken') : errorText(err.code) };
       showApiError(err);
@@ -111,11 +111,11 @@ export default function RegisterPage() {
     );
   }
 
-  const step = (fields: FieldConfig[]) => (
+  const step = (fields: ResolvedField[]) => (
     <Row gutter={16}>
       {fields.map((f) => (
         <Col key={f.name} xs={24} sm={f.wide ? 24 : 12}>
-          <FormField field={f} i18nPrefix="register" />
+          <FormField field={f} model={model} />
         </Col>
       ))}
     </Row>
@@ -126,9 +126,18 @@ export default function RegisterPage() {
       <Hint>{t('register.subtitle')}</Hint>
       <Wizard
         form={form}
-        formProps={{ name: 'register', layout: 'vertical', initialValues: initialValuesOf(allFields) }}
+        formProps={{
+          name: 'register',
+          layout: 'vertical',
+          initialValues: model.initialValues(),
+          onValuesChange: (changed: Payload) => recheckTouched(form, model, Object.keys(changed)),
+        }}
         label="register.title"
-        steps={STEPS.map((s) => ({ title: s.title, fields: s.fields.map((f) => f.name), content: step(s.fields) }))}
+        steps={STEPS.map((s) => ({
+          title: s.title,
+          fields: s.fields.map((f) => f.name),
+          content: step(model.fields.filter((f) => s.fields.some((sf) => sf.name === f.name))),
+        }))}
         onFinish={submit}
         finishText="register.submit"
       />

@@ -1,4 +1,4 @@
-import { API, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput, type StatsOutput } from '@iot/contract';
+import { API, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput } from '@iot/contract';
 import type { Dayjs } from 'dayjs';
 import { dataQueryOptions } from '../../../lib/resource';
 
@@ -8,8 +8,7 @@ export const rangeOf = (from: Dayjs, to: Dayjs): Pick<StatsInput, 'gmt_start' | 
   gmt_end: Date.UTC(to.year(), to.month(), to.date()) / 1000 + SECONDS_PER_DAY,
 });
 
-export const statsQueryOptions = (params: StatsInput) =>
-  dataQueryOptions<StatsOutput>('device-stats', API.devStatistics.path, { ...params });
+export const statsQueryOptions = (params: StatsInput) => dataQueryOptions(API.devStatistics, params);
 
 /** The .xlsx of the same numbers, as a link a browser can follow (the ticket stands in for the token). */
 export const xlsxHref = (params: StatsInput, ticket: string, lang: string) => {

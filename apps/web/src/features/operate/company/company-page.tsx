@@ -1,32 +1,34 @@
 import { CheckCircleOutlined } from '@ant-design/icons';
-import { API, type CompanyNode, CompanyState, PHONE_AREA_DEFAULT } from '@iot/contract';
+import { API, CompanyState } from '@iot/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { FieldConfig } from '../../../components/field-config';
+import { type Fields, valueOptions } from '../../../components/field-config';
 import { COMPANY_TREE_PARAMS, useCompanyTreeData } from '../../../components/pickers';
-import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { toastSuccess } from '../../../lib/feedback';
-import type { Payload } from '../../../lib/resource';
+import type { Payload, RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
-import { COMPANY_TYPE_OPTIONS } from './company-options';
 import { companyResource } from './company-resource';
 
-const STATE_OPTIONS = [CompanyState.ACTIVE, CompanyState.DISABLED].map((v) => ({ value: v, label: `company.states.${v}` }));
-const FILTER_STATE_OPTIONS = [...STATE_OPTIONS, { value: CompanyState.PENDING, label: `company.states.${CompanyState.PENDING}` }];
+type CompanyNode = RowOfResource<typeof companyResource>;
 
-const filters: FieldConfig[] = [
+const filters: Fields<'company'> = [
   { name: 'comp_name' },
-  { name: 'comp_type', type: 'select', options: COMPANY_TYPE_OPTIONS },
-  { name: 'state', type: 'select', options: FILTER_STATE_OPTIONS },
+  { name: 'comp_type', enumLabels: 'company.types' },
+  {
+    name: 'state',
+    widget: 'select',
+    options: valueOptions([CompanyState.ACTIVE, CompanyState.DISABLED, CompanyState.PENDING], 'company.states'),
+  },
 ];
 
-const useColumns = (): ColumnConfig<CompanyNode>[] => {
+const useColumns = (): Columns<typeof companyResource> => {
   const { t } = useTranslation();
   return useMemo(
     () => [
       { key: 'comp_name', sorter: true },
-      { key: 'comp_type', enumPrefix: 'company.types' },
+      { key: 'comp_type', enumLabels: 'company.types' },
       { key: 'comp_key' },
       {
         key: 'dk_usage',
@@ -38,7 +40,7 @@ const useColumns = (): ColumnConfig<CompanyNode>[] => {
         render: (_: unknown, r: CompanyNode) =>
           [r.comp_person, r.comp_phone && `${r.comp_phone_area} ${r.comp_phone}`].filter(Boolean).join(' · '),
       },
-      { key: 'state', enumPrefix: 'company.states' },
+      { key: 'state', enumLabels: 'company.states' },
       { key: 'sort', sorter: true },
       { key: 'gmt_create', time: true, sorter: true },
     ],
@@ -56,30 +58,30 @@ export default function CompanyPage() {
   const [search] = useSearchParams();
   const stateFilter = Number(search.get('state'));
   const initialFilters = useMemo(() => (stateFilter > 0 ? { state: stateFilter } : undefined), [stateFilter]);
-  const approve = companyResource.useAction(API.companySet.path);
+  const approve = companyResource.useAction(API.companySet);
   const ownCompany = session?.user.comp_id;
 
-  const form = useMemo<FieldConfig[]>(
+  const form = useMemo<Fields<'company'>>(
     () => [
-      { name: 'comp_parent_id', type: 'tree-select', required: true, treeData, wide: true },
-      { name: 'comp_name', required: true, maxLength: 128 },
-      { name: 'comp_short_name', maxLength: 64 },
-      { name: 'comp_type', type: 'select', required: true, options: COMPANY_TYPE_OPTIONS, initialValue: 9 },
-      { name: 'state', type: 'select', required: true, options: STATE_OPTIONS, initialValue: CompanyState.ACTIVE },
-      { name: 'comp_person', maxLength: 64 },
-      { name: 'comp_phone_area', required: true, rules: ['phone_area'], initialValue: PHONE_AREA_DEFAULT },
-      { name: 'comp_phone', areaField: 'comp_phone_area', rules: ['phone'] },
-      { name: 'country', maxLength: 64 },
-      { name: 'province', maxLength: 64 },
-      { name: 'city', maxLength: 64 },
-      { name: 'area', maxLength: 64 },
-      { name: 'area_id', type: 'integer', emptyValue: 0 },
-      { name: 'dk_limit', type: 'integer', min: 0, rules: ['gte0'], initialValue: 0, emptyValue: 0, extra: 'company.dk_limit_hint' },
-      { name: 'latitude', type: 'number', rules: ['latitude'], emptyValue: null, precision: 6 },
-      { name: 'longitude', type: 'number', rules: ['longitude'], emptyValue: null, precision: 6 },
-      { name: 'sort', type: 'integer', emptyValue: null, extra: 'company.sort_hint' },
-      { name: 'sys', maxLength: 32 },
-      { name: 'comp_addr', type: 'textarea', maxLength: 255, wide: true },
+      { name: 'comp_parent_id', widget: 'tree-select', treeData, wide: true },
+      { name: 'comp_name' },
+      { name: 'comp_short_name' },
+      { name: 'comp_type', enumLabels: 'company.types' },
+      { name: 'state', enumLabels: 'company.states' },
+      { name: 'comp_person' },
+      { name: 'comp_phone_area' },
+      { name: 'comp_phone' },
+      { name: 'country' },
+      { name: 'province' },
+      { name: 'city' },
+      { name: 'area' },
+      { name: 'area_id' },
+      { name: 'dk_limit', extra: 'company.dk_limit_hint' },
+      { name: 'latitude', precision: 6 },
+      { name: 'longitude', precision: 6 },
+      { name: 'sort', extra: 'company.sort_hint' },
+      { name: 'sys' },
+      { name: 'comp_addr', widget: 'textarea', wide: true },
     ],
     [treeData],
   );
@@ -102,9 +104,8 @@ export default function CompanyPage() {
   );
 
   return (
-    <ResourceTable<CompanyNode>
+    <ResourceTable
       resource={companyResource}
-      i18nPrefix="company"
       label="menu.operate/company"
       columns={columns}
       filters={filters}
@@ -112,10 +113,8 @@ export default function CompanyPage() {
       formColumns={2}
       baseParams={COMPANY_TREE_PARAMS}
       initialFilters={initialFilters}
-      paged={false}
       titles={{ add: 'company.add_title', edit: 'company.edit_title' }}
       addValues={ownCompany ? { comp_parent_id: ownCompany } : undefined}
-      canEdit
       canDelete={(row) => !row.children?.length && row.comp_id !== ownCompany}
       rowActions={rowActions}
       toPayload={(payload: Payload, mode, row) => {

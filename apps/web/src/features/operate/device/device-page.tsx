@@ -1,33 +1,30 @@
-import { API, DEVICE_EVENT_TYPES, type DeviceInfo, type DeviceStateRow, type StateHistoryRow } from '@iot/contract';
+import { API, DEVICE_EVENT_TYPES } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Descriptions, Empty, Input, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { FieldConfig } from '../../../components/field-config';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import { type Fields, valueOptions } from '../../../components/field-config';
+import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { formatTime } from '../../../lib/format';
-import { dataQueryOptions, defineResource } from '../../../lib/resource';
-import { DEVICE_STATE_ROOT, useLiveDeviceState } from '../../product/device_state/live-state';
+import { dataQueryOptions, defineResource, listKey } from '../../../lib/resource';
+import { useLiveDeviceState } from '../../product/device_state/live-state';
+import { stateRows } from '../../product/device_state/state-resource';
 import { LiveBadge, OnlineTag } from '../../product/device_state/state-view';
 
 /**
  * One device in depth (operate/device, `?uid=`): registration info (v2/iot/web/uid/info/get),
  * live state and properties (state list), state history. Its orders join this page with the mall.
  */
-const stateRows = defineResource<DeviceStateRow>({ name: DEVICE_STATE_ROOT, list: API.devStateList.path, idField: 'device_id' });
-const history = defineResource<StateHistoryRow>({ name: 'device_history', list: API.stateHistory.path, idField: 'id' });
+const history = defineResource({ labels: 'device_state.history', list: API.stateHistory, id: 'id' });
 
-const historyFilters: FieldConfig[] = [
+const historyFilters: Fields<'device_state.history'> = [
   {
     name: 'type',
-    type: 'select',
-    options: [...DEVICE_EVENT_TYPES.filter((e) => e !== 'heartbeat'), 'timeout'].map((e) => ({
-      value: e,
-      label: `device_state.event_types.${e}`,
-    })),
+    widget: 'select',
+    options: valueOptions([...DEVICE_EVENT_TYPES.filter((e) => e !== 'heartbeat'), 'timeout'], 'device_state.event_types'),
   },
-  { name: 'time_range', type: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
+  { name: 'time_range', widget: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
 ];
 
 /** An event's details in the console's language: field names, NAT types and wake states by name, times formatted. */
@@ -48,9 +45,9 @@ const EventDetail = ({ detail }: { detail: Record<string, unknown> }) => {
   );
 };
 
-const historyColumns: ColumnConfig<StateHistoryRow>[] = [
+const historyColumns: Columns<typeof history> = [
   { key: 'ts', time: true },
-  { key: 'type', enumPrefix: 'device_state.event_types' },
+  { key: 'type', enumLabels: 'device_state.event_types' },
   { key: 'detail', render: (d: Record<string, unknown>) => <EventDetail detail={d} /> },
 ];
 
@@ -63,7 +60,7 @@ export default function DevicePage() {
   const { status, changed } = useLiveDeviceState();
   const qc = useQueryClient();
 
-  const info = useQuery({ ...dataQueryOptions<DeviceInfo>('device', API.deviceInfo.path, { uid }), enabled: uid !== '', retry: false });
+  const info = useQuery({ ...dataQueryOptions(API.deviceInfo, { uid }), enabled: uid !== '', retry: false });
   const states = stateRows.useList({ uid, page_size: 10 }, uid !== '');
   const state = states.data?.rows.find((r) => r.uid.toUpperCase() === uid.toUpperCase());
   const isChanged = state ? changed.has(state.device_id) : false;
@@ -71,7 +68,7 @@ export default function DevicePage() {
 
   // A live change of this device adds history rows: refresh the history table.
   useEffect(() => {
-    if (isChanged) void qc.invalidateQueries({ queryKey: ['device_history'] });
+    if (isChanged) void qc.invalidateQueries({ queryKey: [listKey(API.stateHistory)] });
   }, [isChanged, qc]);
 
   const properties = Object.entries(state?.properties ?? {});
@@ -162,16 +159,13 @@ export default function DevicePage() {
           <Typography.Title level={5} style={{ margin: '8px 0 0' }}>
             {t('device_state.detail.history')}
           </Typography.Title>
-          <ResourceTable<StateHistoryRow>
+          <ResourceTable
             key={uid}
             resource={history}
-            i18nPrefix="device_state.history"
             label="device_state.detail.history"
             columns={historyColumns}
             filters={historyFilters}
             baseParams={historyParams}
-            canDelete={false}
-            canEdit={false}
           />
         </>
       )}

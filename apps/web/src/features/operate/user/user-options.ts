@@ -1,13 +1,4 @@
-import { USER_TYPES, UserState, UserType } from '@iot/contract';
-import type { FieldOption } from '../../../components/field-config';
+import { UserState } from '@iot/contract';
 
-/** The nine user types of SPEC §6 (labels `user.types.<n>`); only the super administrator gives type 1. */
-export const userTypeOptions = (isSuper: boolean): FieldOption[] =>
-  USER_TYPES.map((v) => ({ value: v, label: `user.types.${v}`, disabled: v === UserType.SUPER_ADMIN && !isSuper }));
-
-export const USER_STATE_OPTIONS: FieldOption[] = [UserState.ENABLED, UserState.DISABLED].map((v) => ({
-  value: v,
-  label: `user.states.${v}`,
-}));
-
+/** Tag colors of the user states (users, role users, own account). */
 export const USER_STATE_COLORS = { [UserState.ENABLED]: 'green', [UserState.DISABLED]: 'default' };

@@ -1,19 +1,21 @@
-import { PHONE_AREA_DEFAULT, type UserRow, UserState } from '@iot/contract';
+import { UserState, UserType } from '@iot/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig } from '../../../components/field-config';
+import { type Fields, valueOptions } from '../../../components/field-config';
 import { useCompanyTreeData, useRoleOptions } from '../../../components/pickers';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { useAccess } from '../../../lib/access';
 import { encodePassword } from '../../../lib/crypto';
 import { formatTime } from '../../../lib/format';
-import type { Payload } from '../../../lib/resource';
+import type { Payload, RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
 import { USER_STATE_ALL, userStateFilter } from '../../../lib/user-state';
-import { USER_STATE_COLORS, USER_STATE_OPTIONS, userTypeOptions } from './user-options';
+import { USER_STATE_COLORS } from './user-options';
 import { userResource } from './user-resource';
 
-const useColumns = (): ColumnConfig<UserRow>[] => {
+type UserRow = RowOfResource<typeof userResource>;
+
+const useColumns = (): Columns<typeof userResource> => {
   const { t } = useTranslation();
   return useMemo(
     () => [
@@ -23,13 +25,9 @@ const useColumns = (): ColumnConfig<UserRow>[] => {
       { key: 'phone', render: (_: unknown, r: UserRow) => (r.user_phone ? `${r.user_phone_area} ${r.user_phone}` : '') },
       { key: 'comp_name', sorter: 'comp_id' },
       { key: 'role_name' },
-      { key: 'user_type', enumPrefix: 'user.types' },
-      { key: 'state', enumPrefix: 'user.states', tagColors: USER_STATE_COLORS, sorter: true },
-      {
-        key: 'validity_time',
-        sorter: true,
-        render: (v: unknown) => formatTime(v, 'YYYY-MM-DD') || t('user.never'),
-      },
+      { key: 'user_type', enumLabels: 'user.types' },
+      { key: 'state', enumLabels: 'user.states', tagColors: USER_STATE_COLORS, sorter: true },
+      { key: 'validity_time', sorter: true, render: (v: unknown) => formatTime(v, 'YYYY-MM-DD') || t('user.never') },
       { key: 'gmt_create', time: true, sorter: true },
     ],
     [t],
@@ -52,47 +50,46 @@ export default function UserPage() {
   const companies = useCompanyTreeData();
   const roles = useRoleOptions();
 
-  const filters = useMemo<FieldConfig[]>(
+  const filters = useMemo<Fields<'user'>>(
     () => [
       { name: 'user_id' },
       { name: 'user_name' },
-      { name: 'comp_id', type: 'tree-select', treeData: companies },
-      { name: 'role_id', type: 'select', options: roles },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies },
+      { name: 'role_id', widget: 'select', options: roles },
       {
         name: 'user_state',
-        type: 'select',
+        widget: 'select',
         initialValue: USER_STATE_ALL,
-        options: [{ value: USER_STATE_ALL, label: 'common.all' }, ...USER_STATE_OPTIONS],
+        options: [{ value: USER_STATE_ALL, label: 'common.all' }, ...valueOptions([UserState.ENABLED, UserState.DISABLED], 'user.states')],
       },
     ],
     [companies, roles],
   );
 
-  const form = useMemo<FieldConfig[]>(
+  const form = useMemo<Fields<'user'>>(
     () => [
-      { name: 'user_id', required: true, rules: ['user_id'], disabledOnEdit: true, autoComplete: 'off' },
-      { name: 'user_name', maxLength: 64 },
-      { name: 'user_password', type: 'password', required: true, only: 'add' },
-      { name: 'confirm_password', type: 'password', required: true, only: 'add', sameAs: 'user_password', transient: true },
-      { name: 'user_password', type: 'password', only: 'edit', extra: 'user.password_keep_hint' },
-      { name: 'confirm_password', type: 'password', only: 'edit', sameAs: 'user_password', transient: true },
-      { name: 'user_email', rules: ['email'], emptyValue: '', maxLength: 128 },
-      { name: 'user_phone_area', required: true, rules: ['phone_area'], initialValue: PHONE_AREA_DEFAULT },
-      { name: 'user_phone', areaField: 'user_phone_area', rules: ['phone'], emptyValue: '' },
-      { name: 'comp_id', type: 'tree-select', required: true, treeData: companies },
-      { name: 'role_id', type: 'select', options: roles, emptyValue: null },
-      { name: 'user_type', type: 'select', required: true, options: userTypeOptions(access.isSuper), initialValue: 9 },
-      { name: 'state', type: 'switch', initialValue: UserState.ENABLED, switchValues: [UserState.ENABLED, UserState.DISABLED] },
-      { name: 'validity_time', type: 'date', emptyValue: 0, extra: 'user.validity_hint' },
-      { name: 'remark', type: 'textarea', maxLength: 512, emptyValue: '', wide: true },
+      { name: 'user_id', disabledOnEdit: true, autoComplete: 'off' },
+      { name: 'user_name' },
+      { name: 'user_password', widget: 'password', encoded: true, only: 'add' },
+      { name: 'confirm_password', widget: 'password', sameAs: 'user_password', only: 'add' },
+      { name: 'user_password', widget: 'password', encoded: true, only: 'edit', extra: 'user.password_keep_hint' },
+      { name: 'confirm_password', widget: 'password', sameAs: 'user_password', only: 'edit' },
+      { name: 'user_email' },
+      { name: 'user_phone_area' },
+      { name: 'user_phone' },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies },
+      { name: 'role_id', widget: 'select', options: roles },
+      { name: 'user_type', enumLabels: 'user.types', disabledValues: access.isSuper ? [] : [UserType.SUPER_ADMIN] },
+      { name: 'state', widget: 'switch' },
+      { name: 'validity_time', widget: 'date', extra: 'user.validity_hint' },
+      { name: 'remark', widget: 'textarea', wide: true },
     ],
     [companies, roles, access.isSuper],
   );
 
   return (
-    <ResourceTable<UserRow>
+    <ResourceTable
       resource={userResource}
-      i18nPrefix="user"
       label="menu.operate/user"
       columns={columns}
       filters={filters}

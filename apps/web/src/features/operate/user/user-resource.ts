@@ -1,12 +1,13 @@
-import { API, type UserRow } from '@iot/contract';
+import { API } from '@iot/contract';
 import { defineResource } from '../../../lib/resource';
 
-/** Users (operate/user): v2/user/account/*; rows identified by the numeric id. */
-export const userResource = defineResource<UserRow>({
-  name: 'account',
-  list: API.accountList.path,
-  add: API.accountAdd.path,
-  set: API.accountSet.path,
-  del: API.accountDel.path,
-  idField: 'id',
+/** Users (operate/user): v2/user/account/*; a change also changes who holds a role. */
+export const userResource = defineResource({
+  labels: 'user',
+  list: API.accountList,
+  add: API.accountAdd,
+  set: API.accountSet,
+  del: API.accountDel,
+  id: 'id',
+  affects: [API.roleRelaList],
 });

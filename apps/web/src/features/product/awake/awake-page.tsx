@@ -1,34 +1,27 @@
-import { API, type DeviceStateRow } from '@iot/contract';
+import { API } from '@iot/contract';
 import { Tag } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { FieldConfig } from '../../../components/field-config';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import { type Fields, valueOptions } from '../../../components/field-config';
+import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { defineResource } from '../../../lib/resource';
-import { DEVICE_STATE_ROOT, useLiveDeviceState } from '../device_state/live-state';
+import { useLiveDeviceState } from '../device_state/live-state';
 import { LiveBadge, OnlineTag } from '../device_state/state-view';
 
 /** Wake state of low-power devices (product/awake): the devices that reported one, patched live. */
-const wakeRows = defineResource<DeviceStateRow>({ name: DEVICE_STATE_ROOT, list: API.wolStateGet.path, idField: 'device_id' });
+const wakeRows = defineResource({ labels: 'device_state', list: API.wolStateGet, id: 'device_id' });
 
-const filters: FieldConfig[] = [
+const filters: Fields<'device_state'> = [
   { name: 'uid' },
   { name: 'pk' },
-  {
-    name: 'wake_state',
-    type: 'select',
-    options: [
-      { value: 2, label: 'device_state.wake_states.2' },
-      { value: 1, label: 'device_state.wake_states.1' },
-    ],
-  },
+  { name: 'wake_state', widget: 'select', options: valueOptions([2, 1], 'device_state.wake_states') },
 ];
 
 export default function AwakePage() {
   const { t } = useTranslation();
   const { status, changed } = useLiveDeviceState();
-  const columns = useMemo<ColumnConfig<DeviceStateRow>[]>(
+  const columns = useMemo<Columns<typeof wakeRows>>(
     () => [
       { key: 'uid', render: (uid: string) => <Link to={`/operate/device?uid=${encodeURIComponent(uid)}`}>{uid}</Link> },
       {
@@ -48,16 +41,12 @@ export default function AwakePage() {
     [changed, t],
   );
   return (
-    <ResourceTable<DeviceStateRow>
+    <ResourceTable
       resource={wakeRows}
-      i18nPrefix="device_state"
       label="menu.product/awake"
       columns={columns}
       filters={filters}
-      canDelete={false}
-      canEdit={false}
       toolbar={<LiveBadge status={status} />}
-      rowKey="device_id"
     />
   );
 }

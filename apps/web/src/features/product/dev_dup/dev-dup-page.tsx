@@ -3,26 +3,19 @@ import { API, DUPLICATE_RESOLUTIONS, type DuplicateRow, DuplicateState } from '@
 import { Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig } from '../../../components/field-config';
-import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { type Fields, valueOptions } from '../../../components/field-config';
+import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { showApiError } from '../../../lib/api';
 import { toastSuccess } from '../../../lib/feedback';
 import { defineResource } from '../../../lib/resource';
 
 /** Duplicate UID/MAC registrations (product/dev_dup): pending first, resolved with the decision kept. */
-const duplicates = defineResource<DuplicateRow>({ name: 'device_duplicate', list: API.duplicateList.path, idField: 'id' });
+const duplicates = defineResource({ labels: 'jobs.dup', list: API.duplicateList, id: 'id' });
 
-const filters: FieldConfig[] = [
-  {
-    name: 'state',
-    type: 'select',
-    options: [
-      { value: DuplicateState.PENDING, label: 'jobs.dup.states.1' },
-      { value: DuplicateState.RESOLVED, label: 'jobs.dup.states.2' },
-    ],
-  },
+const filters: Fields<'jobs.dup'> = [
+  { name: 'state', widget: 'select', options: valueOptions([DuplicateState.PENDING, DuplicateState.RESOLVED], 'jobs.dup.states') },
   { name: 'uid' },
-  { name: 'import_id', type: 'integer' },
+  { name: 'import_id' },
 ];
 
 const ICONS = { keep_existing: <CheckOutlined />, replace: <SwapOutlined />, ignore: <StopOutlined /> };
@@ -36,15 +29,15 @@ const FromRegistration = () => {
   return <Typography.Text type="secondary">{t('jobs.dup.from_registration')}</Typography.Text>;
 };
 
-const columns: ColumnConfig<DuplicateRow>[] = [
+const columns: Columns<typeof duplicates> = [
   { key: 'gmt_create', time: true },
   // The state first after the time: with the many columns scrolled, pending rows still stand out.
-  { key: 'state', enumPrefix: 'jobs.dup.states', tagColors: STATE_COLORS },
+  { key: 'state', enumLabels: 'jobs.dup.states', tagColors: STATE_COLORS },
   { key: 'uid' },
   { key: 'mac' },
   { key: 'pk' },
   { key: 'comp_name' },
-  { key: 'reason', enumPrefix: 'jobs.reasons', tagColors: REASON_COLORS },
+  { key: 'reason', enumLabels: 'jobs.reasons', tagColors: REASON_COLORS },
   {
     key: 'existing',
     render: (_: unknown, row: DuplicateRow) => (
@@ -54,13 +47,13 @@ const columns: ColumnConfig<DuplicateRow>[] = [
     ),
   },
   { key: 'import_id', render: (_: unknown, row: DuplicateRow) => row.import_id ?? <FromRegistration /> },
-  { key: 'resolution', enumPrefix: 'jobs.dup.resolutions' },
+  { key: 'resolution', enumLabels: 'jobs.dup.resolutions' },
   { key: 'resolved_by' },
 ];
 
 export default function DevDupPage() {
   const { t } = useTranslation();
-  const resolve = duplicates.useAction(API.duplicateSet.path);
+  const resolve = duplicates.useAction(API.duplicateSet);
   const rowActions = useMemo<RowAction<DuplicateRow>[]>(
     () =>
       DUPLICATE_RESOLUTIONS.map((resolution) => ({
@@ -81,16 +74,5 @@ export default function DevDupPage() {
       })),
     [resolve, t],
   );
-  return (
-    <ResourceTable<DuplicateRow>
-      resource={duplicates}
-      i18nPrefix="jobs.dup"
-      label="menu.product/dev_dup"
-      columns={columns}
-      filters={filters}
-      canEdit={false}
-      canDelete={false}
-      rowActions={rowActions}
-    />
-  );
+  return <ResourceTable resource={duplicates} label="menu.product/dev_dup" columns={columns} filters={filters} rowActions={rowActions} />;
 }

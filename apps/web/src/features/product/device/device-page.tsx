@@ -1,18 +1,19 @@
-import { PlusOutlined } from '@ant-design/icons';
-import type { DeviceRow } from '@iot/contract';
-import { Button, Tag, Tooltip } from 'antd';
+import { NETWORK_TYPES } from '@iot/contract';
+import { Tag, Tooltip } from 'antd';
 import { type Key, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig } from '../../../components/field-config';
+import { type Fields, valueOptions } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
-import { DeviceAddModal } from './device-add-modal';
 import { DeviceBulkBar } from './device-bulk-bar';
-import { ACTIVE_OPTIONS, deviceResource, NETWORK_TYPE_OPTIONS, ONLINE_OPTIONS, useProductOptions } from './device-resource';
+import { ACTIVE_OPTIONS, deviceResource, ONLINE_OPTIONS, useProductOptions } from './device-resource';
 import { DeviceExportButton, DeviceImportButton } from './import-export';
 
-const useColumns = (): ColumnConfig<DeviceRow>[] => {
+type DeviceRow = RowOfResource<typeof deviceResource>;
+
+const useColumns = (): Columns<typeof deviceResource> => {
   const { t } = useTranslation();
   return useMemo(
     () => [
@@ -33,8 +34,8 @@ const useColumns = (): ColumnConfig<DeviceRow>[] => {
             </Tooltip>
           ),
       },
-      { key: 'active', enumPrefix: 'device.active_states', tagColors: { '1': 'blue', '0': 'default' } },
-      { key: 'network_type', enumPrefix: 'device.network_types' },
+      { key: 'active', enumLabels: 'device.active_states', tagColors: { '1': 'blue', '0': 'default' } },
+      { key: 'network_type', enumLabels: 'device.network_types' },
       { key: 'last_online', time: true },
       { key: 'last_offline', time: true },
       { key: 'gmt_create', time: true, sorter: 'id' },
@@ -45,67 +46,63 @@ const useColumns = (): ColumnConfig<DeviceRow>[] => {
 
 /** Device registration (product/device): list at a million devices, add one, bulk actions, import and export. */
 export default function DevicePage() {
-  const { t } = useTranslation();
   const session = useSessionInfo();
   const columns = useColumns();
   const companies = useCompanyTreeData();
   const products = useProductOptions();
-  const [adding, setAdding] = useState(false);
   const [selected, setSelected] = useState<Key[]>([]);
 
-  const filters = useMemo<FieldConfig[]>(
+  const filters = useMemo<Fields<'device'>>(
     () => [
-      { name: 'uid', maxLength: 32 },
-      { name: 'mac', maxLength: 17 },
-      { name: 'pk', type: 'select', options: products },
-      { name: 'comp_id', type: 'tree-select', treeData: companies },
-      { name: 'online', type: 'select', options: ONLINE_OPTIONS },
-      { name: 'active', type: 'select', options: ACTIVE_OPTIONS },
-      { name: 'network_type', type: 'select', options: NETWORK_TYPE_OPTIONS },
-      { name: 'vendor', maxLength: 64 },
-      { name: 'gmt_range', type: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
-      { name: 'online_range', type: 'date-range', rangeFields: ['online_start', 'online_end'] },
+      { name: 'uid' },
+      { name: 'mac' },
+      { name: 'pk', widget: 'select', options: products },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies },
+      { name: 'online', widget: 'select', options: ONLINE_OPTIONS },
+      { name: 'active', widget: 'select', options: ACTIVE_OPTIONS },
+      { name: 'network_type', widget: 'select', options: valueOptions(NETWORK_TYPES, 'device.network_types') },
+      { name: 'vendor' },
+      { name: 'gmt_range', widget: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
+      { name: 'online_range', widget: 'date-range', rangeFields: ['online_start', 'online_end'] },
+    ],
+    [products, companies],
+  );
+
+  /** Register one device: UID and MAC checked with the contract's own rules before sending. */
+  const form = useMemo<Fields<'device'>>(
+    () => [
+      { name: 'uid', extra: 'device.uid_hint', autoComplete: 'off' },
+      { name: 'mac', extra: 'device.mac_hint', autoComplete: 'off' },
+      { name: 'pk', widget: 'select', options: products },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies },
     ],
     [products, companies],
   );
 
   return (
-    <>
-      <ResourceTable<DeviceRow>
-        resource={deviceResource}
-        i18nPrefix="device"
-        label="menu.product/device"
-        columns={columns}
-        filters={filters}
-        canAdd={false}
-        canEdit={false}
-        canDelete={false}
-        rowSelection={{ selectedRowKeys: selected, onChange: setSelected, preserveSelectedRowKeys: true }}
-        toolbar={({ filters: applied, count }) => (
-          <>
-            <DeviceBulkBar
-              selectedIds={selected.map(Number)}
-              filters={applied}
-              count={count}
-              products={products}
-              companies={companies}
-              onDone={() => setSelected([])}
-            />
-            <DeviceImportButton filters={applied} />
-            <DeviceExportButton filters={applied} />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
-              {t('common.add')}
-            </Button>
-          </>
-        )}
-      />
-      <DeviceAddModal
-        open={adding}
-        onClose={() => setAdding(false)}
-        products={products}
-        companies={companies}
-        defaultCompany={session?.user.comp_id}
-      />
-    </>
+    <ResourceTable
+      resource={deviceResource}
+      label="menu.product/device"
+      columns={columns}
+      filters={filters}
+      form={form}
+      titles={{ add: 'device.add_title', ok: 'common.ok' }}
+      addValues={session ? { comp_id: session.user.comp_id } : undefined}
+      rowSelection={{ selectedRowKeys: selected, onChange: setSelected, preserveSelectedRowKeys: true }}
+      toolbar={({ filters: applied, count }) => (
+        <>
+          <DeviceBulkBar
+            selectedIds={selected.map(Number)}
+            filters={applied}
+            count={count}
+            products={products}
+            companies={companies}
+            onDone={() => setSelected([])}
+          />
+          <DeviceImportButton />
+          <DeviceExportButton filters={applied} />
+        </>
+      )}
+    />
   );
 }

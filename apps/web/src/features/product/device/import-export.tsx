@@ -10,7 +10,7 @@ import { useCompanyTreeData } from '../../../components/pickers';
 import { ApiError, call, showApiError } from '../../../lib/api';
 import { toastError, toastSuccess } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
-import { listQueryOptions } from '../../../lib/resource';
+import { listKey, listQueryOptions, type Payload } from '../../../lib/resource';
 import { getToken } from '../../../lib/session';
 
 /** Where the blank import template is served (docs/api.md). */
@@ -38,6 +38,12 @@ const uploadImportFile = async (file: File): Promise<UploadOutput> => {
   if (body?.code !== 200 || !body.data) throw new ApiError(body?.code ?? res.status, body?.msg ?? res.statusText, null);
   return body.data;
 };
+
+/** An export kind: the command that starts one and the list of its jobs. */
+interface ExportDefs {
+  add: typeof API.devExportAdd | typeof API.stateExportAdd;
+  list: typeof API.devExportList | typeof API.stateExportList;
+}
 
 const importStateColor: Record<number, string> = { 1: 'default', 2: 'processing', 3: 'success', 4: 'error' };
 const exportStateColor: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
@@ -81,9 +87,9 @@ export const ImportProgress = ({ job }: { job: JobRow }) => {
   );
 };
 
-const useJob = (listPath: string, jobId: number | null, name: string) =>
+const useJob = (list: typeof API.devImportList, jobId: number | null) =>
   useQuery({
-    ...listQueryOptions<JobRow>(name, listPath, { id: jobId ?? 0 }),
+    ...listQueryOptions(list, { id: jobId ?? 0 }),
     enabled: jobId !== null,
     refetchInterval: (q) => {
       const row = q.state.data?.rows[0];
@@ -92,7 +98,7 @@ const useJob = (listPath: string, jobId: number | null, name: string) =>
   });
 
 /** Toolbar button of product/device: xlsx import with owner company, template, progress and report. */
-export const DeviceImportButton = ({ filters: _filters }: { filters: Record<string, unknown> }) => {
+export const DeviceImportButton = () => {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const companies = useCompanyTreeData();
@@ -102,7 +108,7 @@ export const DeviceImportButton = ({ filters: _filters }: { filters: Record<stri
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
-  const job = useJob(API.devImportList.path, jobId, 'device_import');
+  const job = useJob(API.devImportList, jobId);
   const current = job.data?.rows[0];
 
   const reset = () => {
@@ -114,7 +120,7 @@ export const DeviceImportButton = ({ filters: _filters }: { filters: Record<stri
   const close = () => {
     setOpen(false);
     if (current && (current.state === ImportState.IMPORTED || current.state === ImportState.FAILED)) {
-      void qc.invalidateQueries({ queryKey: ['device'] });
+      void qc.invalidateQueries({ queryKey: [listKey(API.deviceList)] });
       reset();
     }
   };
@@ -123,8 +129,8 @@ export const DeviceImportButton = ({ filters: _filters }: { filters: Record<stri
     setBusy(true);
     try {
       const uploaded = await uploadImportFile(file);
-      const answer = await call<JobRow>(API.devImportAdd.path, { file_key: uploaded.key, file_name: file.name, comp_id: compId });
-      setJobId(answer.data.id);
+      const answer = await call(API.devImportAdd, { file_key: uploaded.key, file_name: file.name, comp_id: compId });
+      setJobId(answer.id);
       toastSuccess(t('jobs.import_started'));
     } catch (err) {
       if (err instanceof ApiError && err.code === 406 && !err.fieldErrors) toastError(t('jobs.only_xlsx'));
@@ -220,10 +226,10 @@ export const DeviceImportButton = ({ filters: _filters }: { filters: Record<stri
 };
 
 /** Export jobs of a kind with state and download (polled while one is exporting). */
-export const ExportJobsTable = ({ listPath, name }: { listPath: string; name: string }) => {
+export const ExportJobsTable = ({ list }: { list: ExportDefs['list'] }) => {
   const { t } = useTranslation();
   const jobs = useQuery({
-    ...listQueryOptions<JobRow>(name, listPath, { page_size: 10 }),
+    ...listQueryOptions(list, { page_size: 10 }),
     refetchInterval: (q) => (q.state.data?.rows.some((r) => r.state === ExportState.EXPORTING) ? POLL_MS : false),
   });
   return (
@@ -269,16 +275,12 @@ export const ExportJobsTable = ({ listPath, name }: { listPath: string; name: st
 /** Export dialog: a registration range of at most three months plus the list's filters, then the jobs list. */
 export const ExportDialog = ({
   filters,
-  addPath,
-  listPath,
-  name,
+  defs,
   open,
   onClose,
 }: {
-  filters: Record<string, unknown>;
-  addPath: string;
-  listPath: string;
-  name: string;
+  filters: Payload;
+  defs: ExportDefs;
   open: boolean;
   onClose: () => void;
 }) => {
@@ -292,9 +294,9 @@ export const ExportDialog = ({
     setBusy(true);
     try {
       const { gmt_start: _s, gmt_end: _e, page_no: _p, page_size: _z, ...rest } = filters;
-      await call(addPath, { ...rest, gmt_start: range[0].startOf('day').unix(), gmt_end: range[1].add(1, 'day').startOf('day').unix() });
+      await call(defs.add, { ...rest, gmt_start: range[0].startOf('day').unix(), gmt_end: range[1].add(1, 'day').startOf('day').unix() });
       toastSuccess(t('jobs.export_started'));
-      await qc.invalidateQueries({ queryKey: [name] });
+      await qc.invalidateQueries({ queryKey: [listKey(defs.list)] });
     } catch (err) {
       showApiError(err);
     } finally {
@@ -321,14 +323,14 @@ export const ExportDialog = ({
             {t('jobs.start_export')}
           </Button>
         </Space>
-        <ExportJobsTable listPath={listPath} name={name} />
+        <ExportJobsTable list={defs.list} />
       </Space>
     </Modal>
   );
 };
 
 /** Toolbar button of product/device: export the filtered registrations as .xlsx. */
-export const DeviceExportButton = ({ filters }: { filters: Record<string, unknown> }) => {
+export const DeviceExportButton = ({ filters }: { filters: Payload }) => {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
@@ -339,9 +341,7 @@ export const DeviceExportButton = ({ filters }: { filters: Record<string, unknow
       {open && (
         <ExportDialog
           filters={filters}
-          addPath={API.devExportAdd.path}
-          listPath={API.devExportList.path}
-          name="device_export"
+          defs={{ add: API.devExportAdd, list: API.devExportList }}
           open={open}
           onClose={() => setOpen(false)}
         />
@@ -351,7 +351,7 @@ export const DeviceExportButton = ({ filters }: { filters: Record<string, unknow
 };
 
 /** Toolbar button of product/device_state: export the filtered state list as .xlsx. */
-export const DeviceStateExportButton = ({ filters }: { filters: Record<string, unknown> }) => {
+export const DeviceStateExportButton = ({ filters }: { filters: Payload }) => {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
@@ -362,9 +362,7 @@ export const DeviceStateExportButton = ({ filters }: { filters: Record<string, u
       {open && (
         <ExportDialog
           filters={filters}
-          addPath={API.stateExportAdd.path}
-          listPath={API.stateExportList.path}
-          name="state_export"
+          defs={{ add: API.stateExportAdd, list: API.stateExportList }}
           open={open}
           onClose={() => setOpen(false)}
         />

@@ -1,11 +1,11 @@
-import { type DeviceStateRow, LIVE_PATH, LIVE_STATE_EVENT, type LiveState } from '@iot/contract';
+import { API, type DeviceStateRow, LIVE_PATH, LIVE_STATE_EVENT, type LiveState } from '@iot/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { ListResult } from '../../../lib/resource';
+import { type ListResult, listKey } from '../../../lib/resource';
 import { useToken } from '../../../lib/session';
 
-/** Query root of every list of device state rows: live changes patch them all. */
-export const DEVICE_STATE_ROOT = 'device_state';
+/** The lists of device state rows: live changes patch them all. */
+const STATE_LISTS = [API.devStateList, API.wolStateGet];
 /** How long a row changed by the live stream stays highlighted. */
 const HIGHLIGHT_MS = 8000;
 
@@ -14,10 +14,12 @@ export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 /** Writes the changed devices into every cached list of state rows (no refetch, no reload). */
 export const patchStateLists = (qc: QueryClient, changes: LiveState[]) => {
   const byId = new Map(changes.map((c) => [c.device_id, c]));
-  qc.setQueriesData<ListResult<DeviceStateRow>>({ queryKey: [DEVICE_STATE_ROOT] }, (old) => {
-    if (!old || !Array.isArray(old.rows) || !old.rows.some((r) => byId.has(r.device_id))) return old;
-    return { ...old, rows: old.rows.map((r) => (byId.has(r.device_id) ? { ...r, ...byId.get(r.device_id) } : r)) };
-  });
+  for (const list of STATE_LISTS) {
+    qc.setQueriesData<ListResult<DeviceStateRow>>({ queryKey: [listKey(list)] }, (old) => {
+      if (!old || !Array.isArray(old.rows) || !old.rows.some((r) => byId.has(r.device_id))) return old;
+      return { ...old, rows: old.rows.map((r) => (byId.has(r.device_id) ? { ...r, ...byId.get(r.device_id) } : r)) };
+    });
+  }
 };
 
 /**

@@ -1,20 +1,14 @@
 import { type DeviceStateRow, NETWORK_TYPES, OFFLINE_REASONS } from '@iot/contract';
 import { Badge, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { FieldOption } from '../../../components/field-config';
+import { valueOptions } from '../../../components/field-config';
 import { formatTime } from '../../../lib/format';
 import type { LiveStatus } from './live-state';
 
-export const NETWORK_OPTIONS: FieldOption[] = NETWORK_TYPES.map((v) => ({ value: v, label: `device_state.network_types.${v}` }));
-export const OFFLINE_REASON_OPTIONS: FieldOption[] = OFFLINE_REASONS.map((v) => ({ value: v, label: `device_state.offline_reasons.${v}` }));
-export const ONLINE_OPTIONS: FieldOption[] = [
-  { value: 1, label: 'device_state.online_states.1' },
-  { value: 0, label: 'device_state.online_states.0' },
-];
-export const ACTIVE_OPTIONS: FieldOption[] = [
-  { value: 1, label: 'device_state.active_states.1' },
-  { value: 0, label: 'device_state.active_states.0' },
-];
+export const NETWORK_OPTIONS = valueOptions(NETWORK_TYPES, 'device_state.network_types');
+export const OFFLINE_REASON_OPTIONS = valueOptions(OFFLINE_REASONS, 'device_state.offline_reasons');
+export const ONLINE_OPTIONS = valueOptions([1, 0], 'device_state.online_states');
+export const ACTIVE_OPTIONS = valueOptions([1, 0], 'device_state.active_states');
 
 type StateFields = Pick<DeviceStateRow, 'online' | 'offline_reason' | 'last_seen' | 'last_offline'>;
 

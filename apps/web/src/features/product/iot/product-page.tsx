@@ -1,20 +1,18 @@
 import { ShareAltOutlined } from '@ant-design/icons';
-import { API, NODE_TYPES, NodeType, OEM_VALUES, type ProductCategory, type ProductRow } from '@iot/contract';
+import { API, type ProductRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Image, Space, Tag, Typography } from 'antd';
 import type { i18n as I18n } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig, FieldOption } from '../../../components/field-config';
+import type { FieldOption, Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
-import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { dataQueryOptions } from '../../../lib/resource';
 import { ImageUpload } from './image-upload';
 import { productResource } from './product-resource';
 import { ShareModal } from './share-modal';
 
-const NODE_TYPE_OPTIONS: FieldOption[] = NODE_TYPES.map((v) => ({ value: v, label: `product.node_types.${v}` }));
-const OEM_OPTIONS: FieldOption[] = OEM_VALUES.map((v) => ({ value: v, label: `product.oem_values.${v}` }));
 const NODE_TYPE_COLORS: Record<string, string> = { 1: 'blue', 2: 'purple', 3: 'cyan' };
 
 /** A category's name in the current language (cn_name in Chinese when set). */
@@ -23,7 +21,7 @@ const categoryLabel = (c: { name: string; cn_name: string }, i18n: I18n) =>
 
 const useCategoryOptions = (): FieldOption[] => {
   const { i18n } = useTranslation();
-  const categories = useQuery(dataQueryOptions<ProductCategory[]>('product_category', API.productCategoryGet.path));
+  const categories = useQuery(dataQueryOptions(API.productCategoryGet, {}));
   return useMemo(
     () => (categories.data ?? []).map((c) => ({ value: c.id, text: categoryLabel(c, i18n) })),
     // i18n.language: labels follow the language.
@@ -40,7 +38,7 @@ const prettyAttr = (attr: string) => {
   }
 };
 
-const useColumns = (): ColumnConfig<ProductRow>[] => {
+const useColumns = (): Columns<typeof productResource> => {
   const { t, i18n } = useTranslation();
   return useMemo(
     () => [
@@ -71,14 +69,14 @@ const useColumns = (): ColumnConfig<ProductRow>[] => {
         ),
       },
       { key: 'comp_name', sorter: 'comp_id' },
-      { key: 'node_type', enumPrefix: 'product.node_types', tagColors: NODE_TYPE_COLORS, sorter: true },
+      { key: 'node_type', enumLabels: 'product.node_types', tagColors: NODE_TYPE_COLORS, sorter: true },
       {
         key: 'category',
         sorter: 'category_id',
         render: (_: unknown, r: ProductRow) =>
           r.category ? categoryLabel({ name: r.category_name, cn_name: r.category_cn_name }, i18n) : '',
       },
-      { key: 'oem', enumPrefix: 'product.oem_values', sorter: true },
+      { key: 'oem', enumLabels: 'product.oem_values', sorter: true },
       {
         key: 'link_batch',
         render: (_: unknown, r: ProductRow) => [r.link_id && `${r.link_id} (${r.link_type})`, r.batch_id].filter(Boolean).join(' / '),
@@ -97,31 +95,31 @@ export default function ProductPage() {
   const categoryOptions = useCategoryOptions();
   const [sharing, setSharing] = useState<ProductRow | null>(null);
 
-  const filters = useMemo<FieldConfig[]>(
+  const filters = useMemo<Fields<'product'>>(
     () => [
       { name: 'name' },
       { name: 'pk' },
-      { name: 'comp_id', type: 'tree-select', treeData },
-      { name: 'category_id', type: 'select', options: categoryOptions },
-      { name: 'node_type', type: 'select', options: NODE_TYPE_OPTIONS },
-      { name: 'oem', type: 'select', options: OEM_OPTIONS },
+      { name: 'comp_id', widget: 'tree-select', treeData },
+      { name: 'category_id', widget: 'select', options: categoryOptions },
+      { name: 'node_type', enumLabels: 'product.node_types' },
+      { name: 'oem', enumLabels: 'product.oem_values' },
     ],
     [treeData, categoryOptions],
   );
 
-  const form = useMemo<FieldConfig[]>(
+  const form = useMemo<Fields<'product'>>(
     () => [
-      { name: 'comp_id', type: 'tree-select', required: true, treeData, disabledOnEdit: true },
-      { name: 'name', required: true, maxLength: 128 },
-      { name: 'node_type', type: 'select', required: true, options: NODE_TYPE_OPTIONS, initialValue: NodeType.DIRECT },
-      { name: 'category', type: 'select', options: categoryOptions, emptyValue: null },
-      { name: 'img', type: 'custom', control: <ImageUpload />, emptyValue: '', wide: true },
-      { name: 'attr', type: 'textarea', rules: ['json'], maxLength: 16_384, emptyValue: '', extra: 'product.attr_hint', wide: true },
-      { name: 'oem', type: 'switch', switchValues: [1, 0], initialValue: 0 },
-      { name: 'link_id', maxLength: 64 },
-      { name: 'link_type', type: 'integer', min: 0, emptyValue: 0 },
-      { name: 'batch_id', maxLength: 64 },
-      { name: 'remark', type: 'textarea', maxLength: 500, wide: true },
+      { name: 'comp_id', widget: 'tree-select', treeData, disabledOnEdit: true },
+      { name: 'name' },
+      { name: 'node_type', enumLabels: 'product.node_types' },
+      { name: 'category', widget: 'select', options: categoryOptions },
+      { name: 'img', widget: 'custom', control: <ImageUpload />, wide: true },
+      { name: 'attr', widget: 'textarea', extra: 'product.attr_hint', wide: true },
+      { name: 'oem', widget: 'switch' },
+      { name: 'link_id' },
+      { name: 'link_type' },
+      { name: 'batch_id' },
+      { name: 'remark', widget: 'textarea', wide: true },
     ],
     [treeData, categoryOptions],
   );
@@ -141,9 +139,8 @@ export default function ProductPage() {
 
   return (
     <>
-      <ResourceTable<ProductRow>
+      <ResourceTable
         resource={productResource}
-        i18nPrefix="product"
         label="menu.product/iot"
         columns={columns}
         filters={filters}

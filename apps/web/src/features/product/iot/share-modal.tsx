@@ -9,8 +9,8 @@ import { toastSuccess } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
 import { listQueryOptions, useApiMutation } from '../../../lib/resource';
 
-/** Query root of share lists; the product list is refreshed too (visibility changes). */
-const SHARES = 'product_share';
+/** A change refreshes the share list and the product list (visibility changes). */
+const AFFECTS = [API.productShareList, API.productList];
 
 /** The companies a product is shared with: list, add (company picker), remove. */
 export const ShareModal = ({ product, onClose }: { product: ProductRow | null; onClose: () => void }) => {
@@ -19,15 +19,15 @@ export const ShareModal = ({ product, onClose }: { product: ProductRow | null; o
   const [compId, setCompId] = useState<number | undefined>();
   const treeData = useCompanyTreeData();
   const shares = useQuery({
-    ...listQueryOptions<ProductShareRow>(SHARES, API.productShareList.path, {
+    ...listQueryOptions(API.productShareList, {
       product_id: product?.id,
       page_no: page.no,
       page_size: page.size,
     }),
     enabled: product !== null,
   });
-  const add = useApiMutation(API.productShareAdd.path, [SHARES, 'product']);
-  const remove = useApiMutation(API.productShareDelete.path, [SHARES, 'product']);
+  const add = useApiMutation(API.productShareAdd, AFFECTS);
+  const remove = useApiMutation(API.productShareDelete, AFFECTS);
 
   const share = async () => {
     if (!product || compId === undefined) return;

@@ -1,24 +1,24 @@
 import { ExportOutlined, LinkOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
-import { API, LICENCE_STATES, type LicenceRow } from '@iot/contract';
+import { API, type LicenceRow } from '@iot/contract';
 import { Button } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig } from '../../../components/field-config';
+import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
-import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { showApiError } from '../../../lib/api';
 import { toastSuccess } from '../../../lib/feedback';
-import { defineResource, useApiMutation } from '../../../lib/resource';
+import { defineResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
 import { useProductOptions } from '../device/device-resource';
 import { downloadLicences, LicenceBindModal, LicenceGenerateModal } from './licence-actions';
 
 /** Licence codes (product/lic_list): generate batches, revoke, bind to a device, export; in the caller's scope. */
-const licences = defineResource<LicenceRow>({ name: 'licence', list: API.licCodeList.path, idField: 'id' });
+const licences = defineResource({ labels: 'device_state.licence', list: API.licCodeList, id: 'id' });
 
-const columns: ColumnConfig<LicenceRow>[] = [
+const columns: Columns<typeof licences> = [
   { key: 'code' },
-  { key: 'state', enumPrefix: 'device_state.licence_states', tagColors: { used: 'blue', unused: 'green', revoked: 'default' } },
+  { key: 'state', enumLabels: 'device_state.licence_states', tagColors: { used: 'blue', unused: 'green', revoked: 'default' } },
   { key: 'uid' },
   { key: 'pk' },
   { key: 'comp_name' },
@@ -35,16 +35,16 @@ export default function LicListPage() {
   const [generating, setGenerating] = useState(false);
   const [binding, setBinding] = useState<LicenceRow | null>(null);
   const [exporting, setExporting] = useState(false);
-  const revoke = useApiMutation<{ revoked: number }>(API.licCodeSet.path, ['licence']);
+  const revoke = licences.useAction(API.licCodeSet);
 
-  const filters = useMemo<FieldConfig[]>(
+  const filters = useMemo<Fields<'device_state.licence'>>(
     () => [
-      { name: 'code', maxLength: 64 },
-      { name: 'uid', maxLength: 64 },
-      { name: 'pk', type: 'select', options: products },
-      { name: 'comp_id', type: 'tree-select', treeData: companies },
-      { name: 'state', type: 'select', options: LICENCE_STATES.map((s) => ({ value: s, label: `device_state.licence_states.${s}` })) },
-      { name: 'batch_id', type: 'integer', min: 1 },
+      { name: 'code' },
+      { name: 'uid' },
+      { name: 'pk', widget: 'select', options: products },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies },
+      { name: 'state', enumLabels: 'device_state.licence_states' },
+      { name: 'batch_id' },
     ],
     [products, companies],
   );
@@ -75,15 +75,11 @@ export default function LicListPage() {
 
   return (
     <>
-      <ResourceTable<LicenceRow>
+      <ResourceTable
         resource={licences}
-        i18nPrefix="device_state.licence"
         label="menu.product/lic_list"
         columns={columns}
         filters={filters}
-        canAdd={false}
-        canDelete={false}
-        canEdit={false}
         rowActions={rowActions}
         toolbar={({ filters: applied, count }) => (
           <>

@@ -1,11 +1,13 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { API, LICENCE_BATCH_MAX, type LicenceBatch, type LicenceExportOutput, type LicenceRow } from '@iot/contract';
-import { Button, Form, Input, InputNumber, Modal, Result, Select, TreeSelect } from 'antd';
-import { useState } from 'react';
+import { API, type LicenceBatch, type LicenceRow } from '@iot/contract';
+import { Button, Form, Modal, Result } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldOption } from '../../../components/field-config';
+import type { FieldOption, Fields } from '../../../components/field-config';
+import { FormField, readForm, showFieldErrors } from '../../../components/form-field';
+import { type FormModel, formModel } from '../../../components/form-model';
 import type { CompanyTreeData } from '../../../components/pickers';
-import { ApiError, call, showApiError } from '../../../lib/api';
+import { ApiError, call, type PayloadOf, showApiError } from '../../../lib/api';
 import { toastSuccess } from '../../../lib/feedback';
 import { currentLanguage } from '../../../lib/i18n';
 import { type Payload, useApiMutation } from '../../../lib/resource';
@@ -14,8 +16,8 @@ import { type Payload, useApiMutation } from '../../../lib/resource';
  * Downloads the .xlsx of the codes matching `filters` (a batch: `{batch_id}`): the POST answers
  * a ticket (as for job files and statistics), the browser follows the link.
  */
-export const downloadLicences = async (filters: Payload) => {
-  const link = (await call<LicenceExportOutput>(API.licCodeExport.path, filters)).data;
+export const downloadLicences = async (filters: PayloadOf<typeof API.licCodeExport>) => {
+  const link = await call(API.licCodeExport, filters);
   const q = new URLSearchParams({ ticket: link.download_ticket, lang: currentLanguage() });
   const a = document.createElement('a');
   a.href = `/api/${link.download_path}?${q.toString()}`;
@@ -25,31 +27,19 @@ export const downloadLicences = async (filters: Payload) => {
   a.remove();
 };
 
-/** Server refusals (docs/api.md "Licence codes") → the field and the message under it. */
-const REFUSAL_KEYS: Record<string, string> = {
-  not_found: 'device_state.licence.rules.not_found',
-  used: 'device_state.licence.rules.used',
-  revoked: 'device_state.licence.rules.revoked',
-  wrong_product: 'device_state.licence.rules.wrong_product',
-  wrong_company: 'device_state.licence.rules.wrong_company',
-};
+/** Labels and messages: `device_state.licence.fields.*`, refusals `device_state.licence.rules.*` (docs/api.md "Licence codes"). */
+const AREA = 'device_state.licence';
 
-const showRefusals = <T,>(form: ReturnType<typeof Form.useForm<T>>[0], err: unknown, t: (k: string) => string) => {
+/** A refusal naming fields is shown on them; anything else is toasted by the query client. */
+const showRefusal = (
+  form: ReturnType<typeof Form.useForm<Payload>>[0],
+  model: FormModel,
+  err: unknown,
+  t: ReturnType<typeof useTranslation>['t'],
+) => {
   const fields = err instanceof ApiError ? err.fieldErrors : null;
-  if (!fields) throw err;
-  form.setFields(
-    Object.entries(fields).map(([name, rule]) => ({
-      name: name as never,
-      errors: [t(REFUSAL_KEYS[rule] ?? 'rules.invalid')],
-    })),
-  );
+  if (fields) showFieldErrors(form, model, fields, t);
 };
-
-interface GenerateValues {
-  pk: string;
-  comp_id: number;
-  count: number;
-}
 
 /** Generate a batch: product, owner company, how many; then the batch's codes to download. */
 export const LicenceGenerateModal = ({
@@ -66,21 +56,30 @@ export const LicenceGenerateModal = ({
   defaultCompany?: number | undefined;
 }) => {
   const { t } = useTranslation();
-  const [form] = Form.useForm<GenerateValues>();
-  const add = useApiMutation<LicenceBatch>(API.licCodeAdd.path, ['licence']);
+  const [form] = Form.useForm<Payload>();
+  const add = useApiMutation(API.licCodeAdd, [API.licCodeList]);
   const [batch, setBatch] = useState<LicenceBatch | null>(null);
   const [downloading, setDownloading] = useState(false);
+  const model = useMemo(() => {
+    const fields: Fields<typeof AREA> = [
+      { name: 'pk', widget: 'select', options: products },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies, extra: 'device_state.licence.comp_hint' },
+      { name: 'count', extra: 'device_state.licence.count_hint' },
+    ];
+    return formModel({ fields, area: AREA, mode: 'add', schema: API.licCodeAdd.input });
+  }, [products, companies]);
 
   const close = () => {
     setBatch(null);
     onClose();
   };
   const submit = async () => {
-    const values = await form.validateFields();
+    const input = await readForm(form, model, t);
+    if (input === null) return;
     try {
-      setBatch(await add.mutateAsync({ ...values }));
+      setBatch(await add.mutateAsync(input));
     } catch (err) {
-      showRefusals(form, err, t);
+      showRefusal(form, model, err, t);
     }
   };
   const download = async () => {
@@ -131,32 +130,12 @@ export const LicenceGenerateModal = ({
           form={form}
           layout="vertical"
           name="licence-generate"
-          initialValues={{ comp_id: defaultCompany, count: 100 }}
+          initialValues={model.initialValues({ comp_id: defaultCompany, count: 100 })}
           preserve={false}
         >
-          <Form.Item name="pk" label={t('device_state.licence.fields.pk')} rules={[{ required: true, message: t('rules.required') }]}>
-            <Select
-              showSearch
-              optionFilterProp="label"
-              options={products.map((p) => ({ value: p.value, label: p.text ?? t(p.label ?? '') }))}
-            />
-          </Form.Item>
-          <Form.Item
-            name="comp_id"
-            label={t('device_state.licence.fields.comp_id')}
-            extra={t('device_state.licence.comp_hint')}
-            rules={[{ required: true, message: t('rules.required') }]}
-          >
-            <TreeSelect treeData={companies} treeDefaultExpandAll showSearch treeNodeFilterProp="title" />
-          </Form.Item>
-          <Form.Item
-            name="count"
-            label={t('device_state.licence.fields.count')}
-            extra={t('device_state.licence.count_hint', { max: LICENCE_BATCH_MAX })}
-            rules={[{ required: true, message: t('rules.required') }]}
-          >
-            <InputNumber min={1} max={LICENCE_BATCH_MAX} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
+          {model.fields.map((f) => (
+            <FormField key={f.name} field={f} model={model} />
+          ))}
         </Form>
       )}
     </Modal>
@@ -166,18 +145,26 @@ export const LicenceGenerateModal = ({
 /** Bind a code to a device (the console's side of a device using it). */
 export const LicenceBindModal = ({ row, onClose }: { row: LicenceRow | null; onClose: () => void }) => {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ code: string; uid: string }>();
-  const use = useApiMutation<LicenceRow>(API.licCodeUse.path, ['licence']);
+  const [form] = Form.useForm<Payload>();
+  const use = useApiMutation(API.licCodeUse, [API.licCodeList]);
+  const model = useMemo(() => {
+    const fields: Fields<typeof AREA> = [
+      { name: 'code', readOnly: true },
+      { name: 'uid', autoComplete: 'off', extra: 'device_state.licence.bind_hint', extraValues: { pk: row?.pk ?? '' } },
+    ];
+    return formModel({ fields, area: AREA, mode: 'add', schema: API.licCodeUse.input });
+  }, [row]);
 
   const submit = async () => {
     if (!row) return;
-    const values = await form.validateFields();
+    const input = await readForm(form, model, t);
+    if (input === null) return;
     try {
-      await use.mutateAsync({ code: row.code, uid: values.uid });
+      await use.mutateAsync(input);
       toastSuccess(t('device_state.licence.bound', { code: row.code }));
       onClose();
     } catch (err) {
-      showRefusals(form, err, t);
+      showRefusal(form, model, err, t);
     }
   };
 
@@ -193,17 +180,9 @@ export const LicenceBindModal = ({ row, onClose }: { row: LicenceRow | null; onC
       destroyOnHidden
     >
       <Form form={form} layout="vertical" name="licence-bind" preserve={false} initialValues={{ code: row?.code }}>
-        <Form.Item name="code" label={t('device_state.licence.fields.code')}>
-          <Input readOnly />
-        </Form.Item>
-        <Form.Item
-          name="uid"
-          label={t('device_state.licence.fields.uid')}
-          extra={t('device_state.licence.bind_hint', { pk: row?.pk ?? '' })}
-          rules={[{ required: true, message: t('rules.required') }]}
-        >
-          <Input maxLength={64} autoComplete="off" />
-        </Form.Item>
+        {model.fields.map((f) => (
+          <FormField key={f.name} field={f} model={model} />
+        ))}
       </Form>
     </Modal>
   );

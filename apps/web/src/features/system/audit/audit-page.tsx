@@ -1,28 +1,28 @@
-import { API, AUDIT_ACTIONS, type AuditRow } from '@iot/contract';
+import { API, type AuditRow } from '@iot/contract';
 import { Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig } from '../../../components/field-config';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import type { Fields } from '../../../components/field-config';
+import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { defineResource } from '../../../lib/resource';
 
 /** Audit log (system/audit): read only, scoped by the actor's company on the server. */
-const auditRows = defineResource<AuditRow>({ name: 'audit', list: API.auditList.path, idField: 'id' });
+const auditRows = defineResource({ labels: 'audit', list: API.auditList, id: 'id' });
 
 const ACTION_COLORS = { add: 'green', set: 'blue', del: 'red' };
 
-const filters: FieldConfig[] = [
+const filters: Fields<'audit'> = [
   { name: 'user_id' },
-  { name: 'action', type: 'select', options: AUDIT_ACTIONS.map((a) => ({ value: a, label: `audit.actions.${a}` })) },
+  { name: 'action', enumLabels: 'audit.actions' },
   { name: 'path' },
   { name: 'target_id' },
-  { name: 'time_range', type: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
+  { name: 'time_range', widget: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
 ];
 
-const columns: ColumnConfig<AuditRow>[] = [
+const columns: Columns<typeof auditRows> = [
   { key: 'gmt_create', time: true, sorter: true },
   { key: 'user_id', sorter: true },
   { key: 'comp_name' },
-  { key: 'action', enumPrefix: 'audit.actions', tagColors: ACTION_COLORS },
+  { key: 'action', enumLabels: 'audit.actions', tagColors: ACTION_COLORS },
   { key: 'path', sorter: true },
   { key: 'target_id' },
   { key: 'ip' },
@@ -63,14 +63,11 @@ const ChangesTable = ({ row }: { row: AuditRow }) => {
 /** Who changed what, when and from where; expand a row for before → after. */
 export default function AuditPage() {
   return (
-    <ResourceTable<AuditRow>
+    <ResourceTable
       resource={auditRows}
-      i18nPrefix="audit"
       label="menu.system/audit"
       columns={columns}
       filters={filters}
-      canDelete={false}
-      canEdit={false}
       expandable={{ expandedRowRender: (row) => <ChangesTable row={row} />, rowExpandable: () => true }}
     />
   );

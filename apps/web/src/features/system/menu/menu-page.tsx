@@ -1,17 +1,17 @@
-import type { MenuNode } from '@iot/contract';
 import { Switch, Tooltip } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldConfig } from '../../../components/field-config';
+import type { Fields } from '../../../components/field-config';
 import { MENU_ICON_OPTIONS, MenuIcon } from '../../../components/menu-icon';
-import { type ColumnConfig, ResourceTable } from '../../../components/resource-table';
+import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { useAccess } from '../../../lib/access';
 import { refreshSession } from '../../../lib/account';
 import { toastSuccess } from '../../../lib/feedback';
 import { menuLabel } from '../../../lib/menu-label';
+import type { RowOfResource } from '../../../lib/resource';
 import { menuResource } from './menu-resource';
 
-const SHOW = [1, 0] as [number, number];
+type MenuNode = RowOfResource<typeof menuResource>;
 
 /** Menu tree CRUD (system/menu): names per language, icon, order and the show-in-menu flag. */
 export default function MenuPage() {
@@ -20,7 +20,7 @@ export default function MenuPage() {
   const tree = menuResource.useList({});
   const setMenu = menuResource.useSet();
 
-  const columns = useMemo<ColumnConfig<MenuNode>[]>(
+  const columns = useMemo<Columns<typeof menuResource>>(
     () => [
       { key: 'menu_key' },
       { key: 'menu_name' },
@@ -58,40 +58,29 @@ export default function MenuPage() {
     [access.isSuper, setMenu, t, i18n],
   );
 
-  const form = useMemo<FieldConfig[]>(() => {
+  const form = useMemo<Fields<'menu_admin'>>(() => {
     const parents = (tree.data?.rows ?? []).map((m) => ({ value: m.menu_id, text: menuLabel(m, i18n) }));
     return [
-      { name: 'menu_key', required: true, only: 'add', extra: 'menu_admin.key_hint', maxLength: 64 },
-      { name: 'menu_name', required: true, maxLength: 64 },
-      { name: 'menu_cn_name', maxLength: 64, emptyValue: '' },
-      { name: 'menu_tw_name', maxLength: 64, emptyValue: '' },
-      {
-        name: 'menu_parent_id',
-        type: 'select',
-        required: true,
-        initialValue: 0,
-        options: [{ value: 0, label: 'menu_admin.no_parent' }, ...parents],
-      },
-      { name: 'icon', type: 'select', options: MENU_ICON_OPTIONS, emptyValue: '' },
-      { name: 'sort', type: 'integer', initialValue: 0, emptyValue: 0 },
-      { name: 'is_show', type: 'switch', switchValues: SHOW, initialValue: 1 },
+      { name: 'menu_key', only: 'add', extra: 'menu_admin.key_hint' },
+      { name: 'menu_name' },
+      { name: 'menu_cn_name' },
+      { name: 'menu_tw_name' },
+      { name: 'menu_parent_id', widget: 'select', options: [{ value: 0, label: 'menu_admin.no_parent' }, ...parents] },
+      { name: 'icon', widget: 'select', options: MENU_ICON_OPTIONS },
+      { name: 'sort' },
+      { name: 'is_show', widget: 'switch' },
     ];
   }, [tree.data, i18n]);
 
   return (
-    <ResourceTable<MenuNode>
+    <ResourceTable
       resource={menuResource}
-      i18nPrefix="menu_admin"
       label="menu.system/menu"
       columns={columns}
       form={form}
       formColumns={2}
-      paged={false}
-      childrenField="sub_menus"
       titles={{ add: 'menu_admin.add_title', edit: 'menu_admin.edit_title' }}
-      canAdd={access.isSuper}
-      canEdit={access.isSuper}
-      canDelete={(row) => access.isSuper && !row.sub_menus?.length}
+      canDelete={(row) => !row.sub_menus?.length}
       onMutated={refreshSession}
     />
   );

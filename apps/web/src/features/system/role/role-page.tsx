@@ -1,12 +1,12 @@
 import { TeamOutlined } from '@ant-design/icons';
-import { API, DataScope, type MenuNode, type RoleRow, RoleState, RoleType } from '@iot/contract';
+import { API, type RoleRow, RoleState, RoleType } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckTree } from '../../../components/check-tree';
-import type { FieldConfig, FieldOption } from '../../../components/field-config';
+import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
-import { type ColumnConfig, ResourceTable, type RowAction } from '../../../components/resource-table';
+import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { useAccess } from '../../../lib/access';
 import { call } from '../../../lib/api';
 import { listQueryOptions } from '../../../lib/resource';
@@ -14,24 +14,19 @@ import { useSessionInfo } from '../../../lib/session';
 import { roleResource } from './role-resource';
 import { RoleUsersModal } from './role-users-modal';
 
-const STATE_OPTIONS: FieldOption[] = [RoleState.OPEN, RoleState.DISABLE].map((v) => ({ value: v, label: `role.states.${v}` }));
-const SCOPE_OPTIONS: FieldOption[] = [DataScope.OWN_COMPANY, DataScope.COMPANY_TREE].map((v) => ({ value: v, label: `role.scopes.${v}` }));
-const typeOptions = (isSuper: boolean): FieldOption[] =>
-  [RoleType.SYSTEM, RoleType.CUSTOM].map((v) => ({ value: v, label: `role.types.${v}`, disabled: v === RoleType.SYSTEM && !isSuper }));
-
-const columns: ColumnConfig<RoleRow>[] = [
+const columns: Columns<typeof roleResource> = [
   { key: 'name', sorter: true },
   { key: 'cn_name' },
-  { key: 'type', enumPrefix: 'role.types', tagColors: { [RoleType.SYSTEM]: 'purple', [RoleType.CUSTOM]: 'blue' }, sorter: true },
-  { key: 'data_scope', enumPrefix: 'role.scopes' },
+  { key: 'type', enumLabels: 'role.types', tagColors: { [RoleType.SYSTEM]: 'purple', [RoleType.CUSTOM]: 'blue' }, sorter: true },
+  { key: 'data_scope', enumLabels: 'role.scopes' },
   { key: 'comp_name' },
-  { key: 'state', enumPrefix: 'role.states', tagColors: { [RoleState.OPEN]: 'green', [RoleState.DISABLE]: 'default' }, sorter: true },
+  { key: 'state', enumLabels: 'role.states', tagColors: { [RoleState.OPEN]: 'green', [RoleState.DISABLE]: 'default' }, sorter: true },
   { key: 'user_count' },
   { key: 'gmt_create', time: true, sorter: true },
 ];
 
 /** The menus the caller may grant: the whole tree for the super administrator, its own otherwise. */
-const useGrantableMenus = () => useQuery(listQueryOptions<MenuNode>('menu', API.menuList.path, {}));
+const useGrantableMenus = () => useQuery(listQueryOptions(API.menuList, {}));
 
 /** Roles CRUD (system/role): menus per role as a checkbox tree, users holding a role. */
 export default function RolePage() {
@@ -42,37 +37,33 @@ export default function RolePage() {
   const menus = useGrantableMenus();
   const [usersOf, setUsersOf] = useState<RoleRow | null>(null);
 
-  const filters = useMemo<FieldConfig[]>(
+  const filters = useMemo<Fields<'role'>>(
     () => [
       { name: 'name' },
-      { name: 'type', type: 'select', options: typeOptions(true) },
-      { name: 'state', type: 'select', options: STATE_OPTIONS },
-      { name: 'comp_id', type: 'tree-select', treeData: companies },
+      { name: 'type', enumLabels: 'role.types' },
+      { name: 'state', enumLabels: 'role.states' },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies },
     ],
     [companies],
   );
 
-  const form = useMemo<FieldConfig[]>(
+  const form = useMemo<Fields<'role'>>(
     () => [
-      { name: 'name', required: true, maxLength: 64 },
-      { name: 'cn_name', maxLength: 64, emptyValue: '' },
-      { name: 'state', type: 'select', required: true, options: STATE_OPTIONS, initialValue: RoleState.OPEN },
+      { name: 'name' },
+      { name: 'cn_name' },
+      { name: 'state', enumLabels: 'role.states' },
       {
         name: 'type',
-        type: 'select',
-        required: true,
-        options: typeOptions(access.isSuper),
-        initialValue: RoleType.CUSTOM,
-        extra: access.isSuper ? undefined : 'role.system_hint',
+        enumLabels: 'role.types',
+        disabledValues: access.isSuper ? [] : [RoleType.SYSTEM],
+        ...(access.isSuper ? {} : { extra: 'role.system_hint' as const }),
       },
-      { name: 'data_scope', type: 'select', required: true, options: SCOPE_OPTIONS, initialValue: DataScope.OWN_COMPANY },
-      { name: 'comp_id', type: 'tree-select', required: true, treeData: companies, disabledOnEdit: true },
+      { name: 'data_scope', enumLabels: 'role.scopes' },
+      { name: 'comp_id', widget: 'tree-select', treeData: companies, disabledOnEdit: true },
       {
         name: 'menu_ids',
-        type: 'custom',
+        widget: 'custom',
         wide: true,
-        initialValue: [],
-        emptyValue: null,
         control: <CheckTree menus={menus.data?.rows ?? []} aria-label={t('role.fields.menu_ids')} />,
       },
     ],
@@ -86,9 +77,8 @@ export default function RolePage() {
 
   return (
     <>
-      <ResourceTable<RoleRow>
+      <ResourceTable
         resource={roleResource}
-        i18nPrefix="role"
         label="menu.system/role"
         columns={columns}
         filters={filters}
@@ -99,15 +89,7 @@ export default function RolePage() {
         canEdit={(row) => access.isSuper || (row.type === RoleType.CUSTOM && row.id !== session?.user.role_id)}
         canDelete={(row) => (access.isSuper || row.type === RoleType.CUSTOM) && row.id !== session?.user.role_id}
         rowActions={rowActions}
-        loadEditValues={async (row) => ({ ...(await call<RoleRow>(API.roleGet.path, { id: row.id })).data })}
-        toPayload={(payload, mode) => {
-          // The company of a role is fixed once created (role/set has no comp_id).
-          if (mode === 'edit') {
-            const { comp_id: _fixed, ...rest } = payload;
-            return { ...rest, menu_ids: payload.menu_ids ?? [] };
-          }
-          return { ...payload, menu_ids: payload.menu_ids ?? [] };
-        }}
+        loadEditValues={(row) => call(API.roleGet, { id: row.id })}
       />
       <RoleUsersModal role={usersOf} onClose={() => setUsersOf(null)} />
     </>

@@ -12,7 +12,7 @@ export const RoleUsersModal = ({ role, onClose }: { role: RoleRow | null; onClos
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState({ no: 1, size: PAGE_SIZE_DEFAULT });
   const users = useQuery({
-    ...listQueryOptions<UserRow>('account', API.roleRelaList.path, { role_id: role?.id, page_no: page.no, page_size: page.size }),
+    ...listQueryOptions(API.roleRelaList, { role_id: role?.id, page_no: page.no, page_size: page.size }),
     enabled: role !== null,
   });
   return (

@@ -1,38 +1,52 @@
 import { API, ErrorCode } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Tag } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Form, Row, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Fields } from '../../../components/field-config';
+import { FormField, showFieldErrors } from '../../../components/form-field';
+import { formModel } from '../../../components/form-model';
 import { roleLabel } from '../../../components/pickers';
 import { fetchAccount } from '../../../lib/account';
 import { ApiError, call, showApiError } from '../../../lib/api';
 import { encodePassword } from '../../../lib/crypto';
 import { toastError } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
+import type { Payload } from '../../../lib/resource';
+import { checkPayload } from '../../../lib/schema-fields';
 import { USER_STATE_COLORS } from '../../operate/user/user-options';
 
-interface PasswordValues {
-  old_password: string;
-  new_password: string;
-  confirm_password: string;
-}
+const PASSWORD_FIELDS: Fields<'account'> = [
+  { name: 'old_password', widget: 'password', encoded: true, autoComplete: 'current-password' },
+  { name: 'new_password', widget: 'password', encoded: true },
+  { name: 'confirm_password', widget: 'password', sameAs: 'new_password' },
+];
+
+/** The command's schema checks the passwords (both sent encoded); the confirmation is the form's. */
+const passwordModel = formModel({ fields: PASSWORD_FIELDS, area: 'account', mode: 'add', schema: API.passwordModify.input });
 
 /** Change own password (user/password/modify): both passwords encoded; other sessions end. */
 const PasswordCard = ({ userId }: { userId: string }) => {
   const { t } = useTranslation();
-  const [form] = Form.useForm<PasswordValues>();
+  const [form] = Form.useForm<Payload>();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
 
-  const submit = async (values: PasswordValues) => {
+  const submit = async (values: Payload) => {
     setBusy(true);
     setDone(false);
     try {
-      await call(API.passwordModify.path, {
+      const payload = {
         user_id: userId,
-        old_password: await encodePassword(userId, values.old_password),
-        new_password: await encodePassword(userId, values.new_password),
-      });
+        old_password: await encodePassword(userId, String(values.old_password)),
+        new_password: await encodePassword(userId, String(values.new_password)),
+      };
+      const checked = checkPayload(API.passwordModify.input, payload);
+      if (checked.errors) {
+        showFieldErrors(form, passwordModel, checked.errors, t);
+        return;
+      }
+      await call(API.passwordModify, checked.input);
       form.resetFields();
       setDone(true);
     } catch (err) {
@@ -56,37 +70,9 @@ const PasswordCard = ({ userId }: { userId: string }) => {
         onFinishFailed={() => toastError(t('rules.fill_required'))}
         style={{ maxWidth: 420 }}
       >
-        <Form.Item
-          name="old_password"
-          label={t('account.fields.old_password')}
-          rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
-        >
-          <Input.Password autoComplete="current-password" />
-        </Form.Item>
-        <Form.Item
-          name="new_password"
-          label={t('account.fields.new_password')}
-          rules={[
-            { required: true, whitespace: true, message: t('rules.required') },
-            { min: 6, message: t('rules.too_small', { n: 6 }) },
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm_password"
-          label={t('account.fields.confirm_password')}
-          dependencies={['new_password']}
-          rules={[
-            { required: true, message: t('rules.required') },
-            ({ getFieldValue }) => ({
-              validator: async (_r, v) =>
-                !v || v === getFieldValue('new_password') ? undefined : Promise.reject(new Error(t('rules.password_mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        {passwordModel.fields.map((f) => (
+          <FormField key={f.name} field={f} model={passwordModel} />
+        ))}
         <Button type="primary" htmlType="submit" loading={busy}>
           {t('account.change_password')}
         </Button>
