@@ -42,6 +42,8 @@ export interface Config {
   statsSampleSeconds: number;
   /** Statistics trigger deltas are folded into the rollups this often (ms; reads fold first anyway); 0 stops. */
   statsFoldMs: number;
+  /** Check every answer against its path's output schema (tests; a mismatch is a logged 500). */
+  checkAnswers: boolean;
 }
 
 const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -80,4 +82,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   mqttTopic: env.MQTT_TOPIC || '$share/iot-console/devices/+/events',
   statsSampleSeconds: intEnv(env, 'STATS_SAMPLE_SECONDS', 300),
   statsFoldMs: intEnv(env, 'STATS_FOLD_MS', 2000),
+  checkAnswers: env.CHECK_ANSWERS === '1',
 });

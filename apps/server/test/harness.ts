@@ -60,6 +60,7 @@ export const startTestServer = async (overrides: Partial<Config> = {}): Promise<
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'iot-data-'));
   const config: Config = {
     ...loadConfig({}),
+    checkAnswers: true,
     dataDir,
     webDir: undefined,
     adminPassword: ADMIN_PASSWORD,

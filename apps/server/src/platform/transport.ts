@@ -213,8 +213,10 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
         throw err;
       }
     };
+    const checkAnswer = services.config.checkAnswers && r.api.output ? answerChecker(r.api) : null;
     app.post(`/api/${r.api.path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const result = await services.inFlight.track(() => handle(request));
+      checkAnswer?.(result);
       // Whatever a command or action changed (users, roles, tokens, companies) may change sessions.
       if (changesState) services.sessions.invalidate();
       if (r.api.kind === 'list') {
@@ -224,6 +226,24 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
       return reply.send(envelope(ErrorCode.OK, result ?? null));
     });
   }
+};
+
+/**
+ * With CHECK_ANSWERS=1 (the test harness) every answer is parsed with its path's output schema:
+ * a list's rows one by one, any other path's data. A mismatch throws (a logged 500), so every API
+ * test also proves the registry describes what the server answers.
+ */
+const answerChecker = (api: ApiDef) => {
+  const schema = api.output as z.ZodType;
+  return (result: unknown) => {
+    const values = api.kind === 'list' ? (result as ListResult).rows : [result ?? null];
+    for (const value of values) {
+      if (api.kind !== 'list' && value === null) continue;
+      const parsed = schema.safeParse(value);
+      if (!parsed.success)
+        throw new Error(`answer of ${api.path} does not match its output schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+    }
+  };
 };
 
 interface FastifyLikeError {
