@@ -1,31 +1,10 @@
 import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
-import type { FormInstance, Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { cloneElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toastError } from '../lib/feedback';
-import type { Payload } from '../lib/resource';
-import { ruleMessage } from '../lib/rule-messages';
 import { isBlank } from '../lib/schema-fields';
+import { formItemProps } from './field-rules';
 import type { FormModel, ResolvedField } from './form-model';
-
-/** The message of a rule a field breaks, with the field's bounds and its screen's own wording. */
-export const fieldRuleMessage = <In,>(model: FormModel<In>, field: ResolvedField | undefined, rule: string, t: TFunction) =>
-  ruleMessage(rule, t, {
-    area: model.area,
-    ...(field?.spec?.kind === 'number' ? { min: field.spec.min, max: field.spec.max } : {}),
-  });
-
-/** One validator per field: the first rule its value breaks (the contract schema's), one message. */
-const rulesOf = <In,>(model: FormModel<In>, field: ResolvedField, t: TFunction): Rule[] => [
-  ({ getFieldsValue }) => ({
-    required: field.required,
-    validator: async (_r, value: unknown) => {
-      const rule = model.check(field, { ...getFieldsValue(true), [field.name]: value });
-      if (rule) throw new Error(fieldRuleMessage(model, field, rule, t));
-    },
-  }),
-];
 
 const optionsOf = (field: ResolvedField, t: TFunction) =>
   field.choices.map((o) => ({
@@ -119,11 +98,7 @@ export const FormField = ({ field, model, disabled, compact }: FormFieldProps) =
   const [on, off] = field.switchValues;
   return (
     <Form.Item
-      name={field.name}
-      label={t(field.label)}
-      rules={model.mode === 'filter' ? undefined : rulesOf(model, field, t)}
-      extra={field.extra ? t(field.extra, { min: field.spec?.min, max: field.spec?.max, ...field.extraValues }) : undefined}
-      dependencies={field.sameAs ? [field.sameAs] : undefined}
+      {...formItemProps(model, field, t)}
       valuePropName={isSwitch ? 'checked' : undefined}
       getValueProps={isSwitch ? (v: unknown) => ({ checked: v === on }) : undefined}
       normalize={isSwitch ? (checked: boolean) => (checked ? on : off) : undefined}
@@ -132,55 +107,3 @@ export const FormField = ({ field, model, disabled, compact }: FormFieldProps) =
     </Form.Item>
   );
 };
-
-/**
- * Validates the form, builds the payload (after the page's last touch) and checks it against
- * the schema: the command's input, or null when refused (the reasons are on the fields, or
- * toasted when about a field the form does not show).
- */
-export const readForm = async <In,>(
-  form: FormInstance,
-  model: FormModel<In>,
-  t: TFunction,
-  prepare?: (payload: Payload) => Payload | Promise<Payload>,
-): Promise<In | null> => {
-  let values: Payload;
-  try {
-    values = await form.validateFields();
-  } catch {
-    toastError(t('rules.fill_required'));
-    return null;
-  }
-  const payload = model.payloadOf(values);
-  const checked = model.accept(prepare ? await prepare(payload) : payload);
-  if (!checked.errors) return checked.input;
-  const onFields = showFieldErrors(form, model, checked.errors, t);
-  const [rule = 'invalid'] = Object.values(checked.errors);
-  toastError(onFields ? t('rules.fill_required') : fieldRuleMessage(model, undefined, rule, t));
-  return null;
-};
-
-/**
- * A field refined together with others (a phone and its area) is checked again when another
- * field changes: filled-in fields the user has touched are validated once more.
- */
-export const recheckTouched = (form: FormInstance, model: FormModel, changed: string[]) => {
-  if (!model.crossChecks) return;
-  const names = model.fields
-    .map((f) => f.name)
-    .filter((n) => !changed.includes(n) && form.isFieldTouched(n) && !isBlank(form.getFieldValue(n)));
-  if (names.length > 0) form.validateFields(names).catch(() => undefined);
-};
-
-/**
- * Rules of a refused payload (the schema's or the server's 406) on their fields; a rule about
- * a field the form does not show is toasted. Answers whether any was shown on a field.
- */
-export const showFieldErrors = (form: FormInstance, model: FormModel, fields: Record<string, string>, t: TFunction): boolean => {
-  const byName = new Map(model.fields.map((f) => [f.name, f]));
-  const shown = Object.entries(fields).filter(([name]) => byName.has(name));
-  form.setFields(shown.map(([name, rule]) => ({ name, errors: [fieldRuleMessage(model, byName.get(name), rule, t)] })));
-  return shown.length > 0;
-};
-
-export type { FormInstance };

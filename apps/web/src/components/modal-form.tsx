@@ -5,7 +5,8 @@ import { ApiError } from '../lib/api';
 import type { LabelKey } from '../lib/labels';
 import type { Payload } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
-import { FormField, readForm, recheckTouched, showFieldErrors } from './form-field';
+import { readForm, recheckTouched, showFieldErrors } from './field-rules';
+import { FormField } from './form-field';
 import { type FormModelOptions, formModel } from './form-model';
 
 export interface ModalFormProps extends Omit<FormModelOptions, 'row'> {

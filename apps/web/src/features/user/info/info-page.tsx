@@ -1,10 +1,10 @@
 import { API, ErrorCode } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Form, Row, Tag } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
-import { FormField, showFieldErrors } from '../../../components/form-field';
+import { formItemProps, showFieldErrors } from '../../../components/field-rules';
 import { formModel } from '../../../components/form-model';
 import { roleLabel } from '../../../components/pickers';
 import { fetchAccount } from '../../../lib/account';
@@ -71,7 +71,9 @@ const PasswordCard = ({ userId }: { userId: string }) => {
         style={{ maxWidth: 420 }}
       >
         {passwordModel.fields.map((f) => (
-          <FormField key={f.name} field={f} model={passwordModel} />
+          <Form.Item key={f.name} {...formItemProps(passwordModel, f, t)}>
+            <Input.Password autoComplete={f.autoComplete ?? 'new-password'} />
+          </Form.Item>
         ))}
         <Button type="primary" htmlType="submit" loading={busy}>
           {t('account.change_password')}
