@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema } from '../schemas/common.js';
 import {
   productAddInput,
   productCategorySchema,
@@ -36,6 +37,7 @@ export const PRODUCT_API = {
     'del',
     productDelInput,
     'Delete products without registered devices or licence codes (406 has_devices / has_licences otherwise)',
+    deletedSchema,
   ),
   productCategoryGet: def(
     'user/product/category/get',
@@ -67,6 +69,7 @@ export const PRODUCT_API = {
     'del',
     productShareInput,
     'Stop sharing a product with a company',
+    deletedSchema,
   ),
   putUrlGet: def(
     'v2/oss/upload/puturl/get',

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { auditListInput, auditRowSchema } from '../schemas/audit.js';
-import { delSchema } from '../schemas/common.js';
+import { deletedSchema, delSchema } from '../schemas/common.js';
 import {
   companyAddInput,
   companyDelInput,
@@ -32,14 +33,14 @@ const MENU_MENUS = ['system/menu'] as const;
 export const USER_API = {
   loginKey: def('v2/user/login/key', 'public', 'get', empty, 'RSA public key for the login cipher', loginKeyOutput),
   login: def('v2/user/login', 'public', 'action', loginInput, 'Log in with the RSA-OAEP cipher', loginOutput),
-  logout: def('user/logout', 'user', 'action', empty, 'Revoke the calling token'),
+  logout: def('user/logout', 'user', 'action', empty, 'Revoke the calling token', z.null()),
   accountGet: def('v2/user/account/get', 'user', 'get', empty, 'The calling user with company, role and menus', accountGetOutput),
-  passwordModify: def('user/password/modify', 'user', 'action', passwordModifyInput, 'Change own password; revokes other tokens'),
+  passwordModify: def('user/password/modify', 'user', 'action', passwordModifyInput, 'Change own password; revokes other tokens', z.null()),
 
   accountList: def('v2/user/account/list', USER_MENUS, 'list', accountListInput, 'Users in scope', userRowSchema),
   accountAdd: def('v2/user/account/add', USER_MENUS, 'add', accountAddInput, 'Create a user', userRowSchema),
   accountSet: def('v2/user/account/set', USER_MENUS, 'set', accountSetInput, 'Change a user', userRowSchema),
-  accountDel: def('v2/user/account/del', USER_MENUS, 'del', delSchema, 'Delete users'),
+  accountDel: def('v2/user/account/del', USER_MENUS, 'del', delSchema, 'Delete users', deletedSchema),
 
   companyList: def(
     'v2/user/company/list',
@@ -51,20 +52,28 @@ export const USER_API = {
   ),
   companyAdd: def('v2/user/company/add', COMPANY_MENUS, 'add', companyAddInput, 'Create a company', companyRowSchema),
   companySet: def('v2/user/company/set', COMPANY_MENUS, 'set', companySetInput, 'Change (or approve) a company', companyRowSchema),
-  companyDel: def('v2/user/company/del', COMPANY_MENUS, 'del', companyDelInput, 'Delete companies without children or users'),
+  companyDel: def(
+    'v2/user/company/del',
+    COMPANY_MENUS,
+    'del',
+    companyDelInput,
+    'Delete companies without children or users',
+    deletedSchema,
+  ),
   companyRegister: def(
     'v2/user/company/register',
     'public',
     'add',
     companyRegisterInput,
     'Self-registration: a pending company and its first account',
+    companyRowSchema,
   ),
 
   roleList: def('v2/user/role/list', [...ROLE_MENUS, ...USER_MENUS], 'list', roleListInput, 'Roles in scope', roleRowSchema),
   roleGet: def('v2/user/role/get', ROLE_MENUS, 'get', roleGetInput, 'One role with its menu ids', roleRowSchema),
   roleAdd: def('v2/user/role/add', ROLE_MENUS, 'add', roleAddInput, 'Create a role', roleRowSchema),
   roleSet: def('v2/user/role/set', ROLE_MENUS, 'set', roleSetInput, 'Change a role', roleRowSchema),
-  roleDel: def('v2/user/role/del', ROLE_MENUS, 'del', delSchema, 'Delete roles no user holds'),
+  roleDel: def('v2/user/role/del', ROLE_MENUS, 'del', delSchema, 'Delete roles no user holds', deletedSchema),
   roleRelaList: def('v2/user/role/rela/list', ROLE_MENUS, 'list', roleRelaListInput, 'Users holding a role', userRowSchema),
 
   menuList: def(
@@ -77,7 +86,7 @@ export const USER_API = {
   ),
   menuAdd: def('v2/user/menu/add', 'super', 'add', menuAddInput, 'Create a menu', menuNodeSchema),
   menuSet: def('v2/user/menu/set', 'super', 'set', menuSetInput, 'Change a menu', menuNodeSchema),
-  menuDel: def('v2/user/menu/del', 'super', 'del', menuDelInput, 'Delete a menu without children'),
+  menuDel: def('v2/user/menu/del', 'super', 'del', menuDelInput, 'Delete a menu without children', deletedSchema),
 
   resourceList: def(
     'v2/user/srv/resource/list',
@@ -103,7 +112,7 @@ export const USER_API = {
     'Change a service resource',
     resourceRowSchema,
   ),
-  resourceDel: def('v2/user/srv/resource/del', ['system/resource'], 'del', delSchema, 'Delete service resources'),
+  resourceDel: def('v2/user/srv/resource/del', ['system/resource'], 'del', delSchema, 'Delete service resources', deletedSchema),
 
   auditList: def('v2/user/audit/list', ['system/audit'], 'list', auditListInput, 'Audit log in scope', auditRowSchema),
 } as const satisfies Record<string, ApiDef>;

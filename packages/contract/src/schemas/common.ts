@@ -183,6 +183,9 @@ export const delSchema = z
     path: ['id'],
   });
 export type DelInput = z.infer<typeof delSchema>;
+/** What a delete answers: how many rows went. */
+export const deletedSchema = z.object({ deleted: z.number().int() });
+
 export const idsOf = (v: DelInput): number[] => [...new Set([...(v.id ? [v.id] : []), ...(v.ids ?? [])])];
 
 /**
