@@ -19,7 +19,7 @@ export const fieldRuleMessage = <In>(model: FormModel<In>, field: ResolvedField 
   });
 
 /** One validator per field: the first rule its value breaks (the contract schema's), one message. */
-export const rulesOf = <In>(model: FormModel<In>, field: ResolvedField, t: TFunction): Rule[] => [
+const rulesOf = <In>(model: FormModel<In>, field: ResolvedField, t: TFunction): Rule[] => [
   ({ getFieldsValue }) => ({
     required: field.required,
     validator: async (_r, value: unknown) => {

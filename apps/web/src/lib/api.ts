@@ -123,10 +123,10 @@ const send = async (path: string, payload: unknown, options: CallOptions): Promi
 
 /** A `data` answer, typed by the caller from the def's output schema (see `call`). */
 export const fetchData = async <T>(api: Callable, input: unknown, options: CallOptions = {}): Promise<T> =>
-  // The server answers what the contract's output schema says (its own tests check it).
+  // The server answers what the contract's output schema says (its tests parse every answer with it).
   (await send(api.path, input, options)).data as T;
 
-/** A list answer, typed by the caller from the def's output schema (see `callList`). */
+/** A list answer, typed by the caller from the def's output schema (see `listQueryOptions`). */
 export const fetchList = async <Row>(api: Callable, input: unknown, options: CallOptions = {}): Promise<ListResult<Row>> => {
   const env = await send(api.path, input, options);
   const rows = (Array.isArray(env.data) ? env.data : []) as Row[];
@@ -139,10 +139,6 @@ export const fetchList = async <Row>(api: Callable, input: unknown, options: Cal
  */
 export const call = <C extends Callable>(api: C, ...[input, options]: InputArgs<C>): Promise<AnswerOf<C>> =>
   fetchData<AnswerOf<C>>(api, input, options);
-
-/** Call a list entry: its rows (typed by the output schema) and the count of every match. */
-export const callList = <C extends Callable>(api: C, ...[input, options]: InputArgs<C>): Promise<ListResult<RowOf<C>>> =>
-  fetchList<RowOf<C>>(api, input, options);
 
 /** Any path with any body, answering the raw envelope whatever its code (the API test page only). */
 export const callRaw = (path: string, payload: object): Promise<Envelope<unknown>> => post(path, payload, {});

@@ -169,7 +169,7 @@ const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
  * The rule a zod issue names, as the server words it in a 406 answer (CONTRACT §3;
  * apps/server/src/platform/validation.ts), so both sides show the same message.
  */
-export const ruleOfIssue = (issue: z.core.$ZodIssue, value: unknown): string => {
+const ruleOfIssue = (issue: z.core.$ZodIssue, value: unknown): string => {
   const isEmpty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   if (issue.message.startsWith('format:') || issue.message.startsWith('one_of:') || issue.message === 'required') return issue.message;
   switch (issue.code) {
@@ -210,10 +210,6 @@ export const checkPayload = <S extends z.ZodType>(
   }
   return { errors };
 };
-
-/** The rules a payload breaks (none: `{}`). */
-export const payloadErrors = (schema: z.ZodType, payload: Record<string, unknown>): Record<string, string> =>
-  checkPayload(schema, payload).errors ?? {};
 
 /**
  * The rule one field of a payload breaks, or null: its own schema first, then the object's
