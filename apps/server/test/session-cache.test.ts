@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 import { addUser, fails, ok, startSibling } from './helpers.js';
@@ -55,6 +56,33 @@ describe('session cache', () => {
       fails(await t.call('v2/user/account/get', {}, { token }), 401);
     } finally {
       await sibling.close();
+    }
+  });
+
+  it('is cleared only by calls declared to change sessions, not by other commands', async () => {
+    const listener = new Redis(REDIS_URL);
+    const heard: string[] = [];
+    try {
+      await listener.subscribe('iot-console:sessions:invalidate');
+      listener.on('message', (_channel, message) => heard.push(message));
+      const settle = () => new Promise((r) => setTimeout(r, 150));
+      // A service resource and a product change no session: every process keeps its cache.
+      ok(await t.call('v2/user/srv/resource/add', { res_type: 'sys', sys: 'cache', name: 'Cache' }, { token: t.adminToken }));
+      ok(await t.call('user/product/add', { name: 'Cache product', comp_id: 1 }, { token: t.adminToken }));
+      await settle();
+      expect(heard).toEqual([]);
+      // A role does: the cache is cleared everywhere.
+      ok(
+        await t.call(
+          'v2/user/role/add',
+          { name: 'cache-role', cn_name: '', state: 1, data_scope: 1, menu_ids: [] },
+          { token: t.adminToken },
+        ),
+      );
+      await settle();
+      expect(heard.length).toBe(1);
+    } finally {
+      listener.disconnect();
     }
   });
 });

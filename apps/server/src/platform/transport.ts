@@ -174,8 +174,8 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
     seen.add(r.api.path);
     if (['add', 'set', 'del'].includes(r.api.kind) && !r.entity) throw new Error(`command ${r.api.path} declares no audit entity`);
     const companyRefs = companyRefFieldsOf(r.api.input);
-    // Service calls (device-state ingestion) touch no users, roles or tokens: sessions stay cached.
-    const changesState = r.api.kind !== 'list' && r.api.kind !== 'get' && r.api.access !== 'service';
+    // Declared in the registry: only calls that can change a session (users, roles, menus, companies, tokens) clear the cache.
+    const changesSessions = r.api.changesSessions === true;
     const handle = async (request: FastifyRequest): Promise<unknown> => {
       if (r.api.access === 'service' && !hasServiceKey(services.config.ingestServiceKey, request.headers['x-service-key'])) {
         throw new AppError(ErrorCode.UNAUTHORIZED, 'A valid X-Service-Key is required');
@@ -217,8 +217,7 @@ export const registerRoutes = (app: FastifyInstance, services: Services, routes:
     app.post(`/api/${r.api.path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const result = await services.inFlight.track(() => handle(request));
       checkAnswer?.(result);
-      // Whatever a command or action changed (users, roles, tokens, companies) may change sessions.
-      if (changesState) services.sessions.invalidate();
+      if (changesSessions) services.sessions.invalidate();
       if (r.api.kind === 'list') {
         const list = result as ListResult;
         return reply.send(envelope(ErrorCode.OK, list.rows, undefined, list.count));

@@ -19,6 +19,11 @@ export interface ApiDef<I extends z.ZodType = z.ZodType, O extends z.ZodType | u
   /** Shape of one row (lists) or of `data` (others); feeds OpenAPI, types the web client and the server's list kit. */
   output?: O;
   summary: string;
+  /**
+   * A call that can change a signed-in session (users, roles, menus, companies, tokens): when it
+   * succeeds, every process drops its cached sessions. Other calls leave them cached.
+   */
+  changesSessions?: true;
 }
 
 export const empty = z.object({});
@@ -30,6 +35,9 @@ export const def = <const P extends string, I extends z.ZodType, O extends z.Zod
   summary: string,
   output?: O,
 ): ApiDef<I, O> & { path: P } => ({ path, access, kind, input, output, summary });
+
+/** Declares that a path can change sessions (see `ApiDef.changesSessions`). */
+export const changesSessions = <D extends ApiDef>(d: D): D & { changesSessions: true } => ({ ...d, changesSessions: true });
 
 /** The input a path's handler receives (after coercion and defaults). */
 export type InputOf<D extends ApiDef> = z.output<D['input']>;

@@ -22,7 +22,7 @@ import {
   passwordModifyInput,
   userRowSchema,
 } from '../schemas/user.js';
-import { type ApiDef, def, empty } from './define.js';
+import { type ApiDef, changesSessions, def, empty } from './define.js';
 
 const COMPANY_MENUS = ['operate/company'] as const;
 const USER_MENUS = ['operate/user'] as const;
@@ -33,14 +33,16 @@ const MENU_MENUS = ['system/menu'] as const;
 export const USER_API = {
   loginKey: def('v2/user/login/key', 'public', 'get', empty, 'RSA public key for the login cipher', loginKeyOutput),
   login: def('v2/user/login', 'public', 'action', loginInput, 'Log in with the RSA-OAEP cipher', loginOutput),
-  logout: def('user/logout', 'user', 'action', empty, 'Revoke the calling token', z.null()),
+  logout: changesSessions(def('user/logout', 'user', 'action', empty, 'Revoke the calling token', z.null())),
   accountGet: def('v2/user/account/get', 'user', 'get', empty, 'The calling user with company, role and menus', accountGetOutput),
-  passwordModify: def('user/password/modify', 'user', 'action', passwordModifyInput, 'Change own password; revokes other tokens', z.null()),
+  passwordModify: changesSessions(
+    def('user/password/modify', 'user', 'action', passwordModifyInput, 'Change own password; revokes other tokens', z.null()),
+  ),
 
   accountList: def('v2/user/account/list', USER_MENUS, 'list', accountListInput, 'Users in scope', userRowSchema),
-  accountAdd: def('v2/user/account/add', USER_MENUS, 'add', accountAddInput, 'Create a user', userRowSchema),
-  accountSet: def('v2/user/account/set', USER_MENUS, 'set', accountSetInput, 'Change a user', userRowSchema),
-  accountDel: def('v2/user/account/del', USER_MENUS, 'del', delSchema, 'Delete users', deletedSchema),
+  accountAdd: changesSessions(def('v2/user/account/add', USER_MENUS, 'add', accountAddInput, 'Create a user', userRowSchema)),
+  accountSet: changesSessions(def('v2/user/account/set', USER_MENUS, 'set', accountSetInput, 'Change a user', userRowSchema)),
+  accountDel: changesSessions(def('v2/user/account/del', USER_MENUS, 'del', delSchema, 'Delete users', deletedSchema)),
 
   companyList: def(
     'v2/user/company/list',
@@ -50,15 +52,12 @@ export const USER_API = {
     'Companies in scope (also feeds company pickers)',
     companyRowSchema,
   ),
-  companyAdd: def('v2/user/company/add', COMPANY_MENUS, 'add', companyAddInput, 'Create a company', companyRowSchema),
-  companySet: def('v2/user/company/set', COMPANY_MENUS, 'set', companySetInput, 'Change (or approve) a company', companyRowSchema),
-  companyDel: def(
-    'v2/user/company/del',
-    COMPANY_MENUS,
-    'del',
-    companyDelInput,
-    'Delete companies without children or users',
-    deletedSchema,
+  companyAdd: changesSessions(def('v2/user/company/add', COMPANY_MENUS, 'add', companyAddInput, 'Create a company', companyRowSchema)),
+  companySet: changesSessions(
+    def('v2/user/company/set', COMPANY_MENUS, 'set', companySetInput, 'Change (or approve) a company', companyRowSchema),
+  ),
+  companyDel: changesSessions(
+    def('v2/user/company/del', COMPANY_MENUS, 'del', companyDelInput, 'Delete companies without children or users', deletedSchema),
   ),
   companyRegister: def(
     'v2/user/company/register',
@@ -71,9 +70,9 @@ export const USER_API = {
 
   roleList: def('v2/user/role/list', [...ROLE_MENUS, ...USER_MENUS], 'list', roleListInput, 'Roles in scope', roleRowSchema),
   roleGet: def('v2/user/role/get', ROLE_MENUS, 'get', roleGetInput, 'One role with its menu ids', roleRowSchema),
-  roleAdd: def('v2/user/role/add', ROLE_MENUS, 'add', roleAddInput, 'Create a role', roleRowSchema),
-  roleSet: def('v2/user/role/set', ROLE_MENUS, 'set', roleSetInput, 'Change a role', roleRowSchema),
-  roleDel: def('v2/user/role/del', ROLE_MENUS, 'del', delSchema, 'Delete roles no user holds', deletedSchema),
+  roleAdd: changesSessions(def('v2/user/role/add', ROLE_MENUS, 'add', roleAddInput, 'Create a role', roleRowSchema)),
+  roleSet: changesSessions(def('v2/user/role/set', ROLE_MENUS, 'set', roleSetInput, 'Change a role', roleRowSchema)),
+  roleDel: changesSessions(def('v2/user/role/del', ROLE_MENUS, 'del', delSchema, 'Delete roles no user holds', deletedSchema)),
   roleRelaList: def('v2/user/role/rela/list', ROLE_MENUS, 'list', roleRelaListInput, 'Users holding a role', userRowSchema),
 
   menuList: def(
@@ -84,9 +83,9 @@ export const USER_API = {
     'Menu tree (the caller’s own menus unless super admin)',
     menuNodeSchema,
   ),
-  menuAdd: def('v2/user/menu/add', 'super', 'add', menuAddInput, 'Create a menu', menuNodeSchema),
-  menuSet: def('v2/user/menu/set', 'super', 'set', menuSetInput, 'Change a menu', menuNodeSchema),
-  menuDel: def('v2/user/menu/del', 'super', 'del', menuDelInput, 'Delete a menu without children', deletedSchema),
+  menuAdd: changesSessions(def('v2/user/menu/add', 'super', 'add', menuAddInput, 'Create a menu', menuNodeSchema)),
+  menuSet: changesSessions(def('v2/user/menu/set', 'super', 'set', menuSetInput, 'Change a menu', menuNodeSchema)),
+  menuDel: changesSessions(def('v2/user/menu/del', 'super', 'del', menuDelInput, 'Delete a menu without children', deletedSchema)),
 
   resourceList: def(
     'v2/user/srv/resource/list',
