@@ -95,6 +95,8 @@ export interface ListSpec<In, DB, TB extends keyof DB, O, RDB, RTB extends keyof
   /** Fields `order_by` may name → columns. */
   sorts: SortFields;
   defaultSort: SortSpec;
+  /** The key's direction under the default order when it differs from it (pending first, then newest). */
+  defaultKeyDirection?: 'asc' | 'desc';
   /** The primary key column: pages are chosen by it and it breaks ties. */
   key: string;
   /** The row query (selections and display joins); the kit restricts it to the page's keys and orders it. */
@@ -104,8 +106,16 @@ export interface ListSpec<In, DB, TB extends keyof DB, O, RDB, RTB extends keyof
   unfilteredCount?: (conn: Conn, scope: Scope) => Promise<number>;
 }
 
-/** `unpaged`: every matching row (a tree view of a bounded table, e.g. the company tree). */
-export type ListFn<In, Row> = (conn: Conn, scope: Scope, input: In, opts?: { unpaged?: boolean }) => Promise<ListResult<Row>>;
+/**
+ * `unpaged`: every matching row (a tree view of a bounded table, e.g. the company tree);
+ * `where`: conditions the caller fixes (not from the input), e.g. one job kind.
+ */
+export type ListFn<In, Row> = (
+  conn: Conn,
+  scope: Scope,
+  input: In,
+  opts?: { unpaged?: boolean; where?: Cond[] },
+) => Promise<ListResult<Row>>;
 
 /**
  * Declares the list of a registry path; the answer is `(conn, scope, input) → {rows, count}`.
@@ -121,10 +131,11 @@ export const defineList = <D extends ApiDef, DB, TB extends keyof DB, O, RDB, RT
   };
   return async (conn, scope, input, opts) => {
     const sort = sortOf(input, spec.sorts, spec.defaultSort);
+    const keyDirection = (!input.order_by && !input.order && spec.defaultKeyDirection) || sort.direction;
     const { offset, pageSize } = resolvePaging(input);
     const conds = conditionsOf<InputOf<D>>(spec.filters ?? {}, input);
     const scoped = scopeCond(scope);
-    const all = scoped ? [scoped, ...conds] : conds;
+    const all = [...(scoped ? [scoped] : []), ...(opts?.where ?? []), ...conds];
     let base = spec.from(conn);
     for (const cond of all) base = base.where(cond);
     const keys = base.select(sql<number>`${ref(spec.key)}`.as('page_key'));
@@ -132,14 +143,14 @@ export const defineList = <D extends ApiDef, DB, TB extends keyof DB, O, RDB, RT
       ? keys
       : keys
           .orderBy(orderTerm(sort))
-          .orderBy(sql`${ref(spec.key)}`, sort.direction)
+          .orderBy(sql`${ref(spec.key)}`, keyDirection)
           .limit(pageSize)
           .offset(offset);
     const rowsQuery = spec
       .select(conn, scope)
       .where(sql<SqlBool>`${ref(spec.key)} in (${page})`)
       .orderBy(orderTerm(sort))
-      .orderBy(sql`${ref(spec.key)}`, sort.direction);
+      .orderBy(sql`${ref(spec.key)}`, keyDirection);
     const count =
       spec.unfilteredCount && conds.length === 0
         ? spec.unfilteredCount(conn, scope)

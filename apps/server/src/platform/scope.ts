@@ -30,6 +30,23 @@ export const inScope = (scope: Scope, column: string): RawBuilder<SqlBool> => {
 };
 
 /**
+ * The same rule for a row already in memory (the live stream's state changes): its company and
+ * that company's materialised path.
+ */
+export const isCompanyVisible = (scope: Scope, row: { comp_id: number; comp_path: string }): boolean => {
+  switch (scope.kind) {
+    case 'all':
+      return true;
+    case 'own':
+      return row.comp_id === scope.compId;
+    case 'tree':
+      return row.comp_path.startsWith(scope.path);
+    case 'none':
+      return false;
+  }
+};
+
+/**
  * Products a caller sees: those of companies in its scope, and those shared with a company
  * in its scope (read-only there). `product` is the alias of the product table in the query.
  */

@@ -1,33 +1,12 @@
 import { type DeviceFilter, type ExportLabels, exportLabelsOf, type Language, requestLanguage } from '@iot/contract';
-import { sql } from 'kysely';
 import { JobFailure, type JobHandler, JobInterrupted } from '../../platform/jobs.js';
-import { filteredDevices } from './device.repository.js';
+import { countFilteredDevices, type ExportRow, exportBatch } from './device.repository.js';
 import { createSheetWriter } from './xlsx.js';
 
 /** Rows fetched per keyset batch. */
 const BATCH = 5_000;
 
 const iso = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : '');
-
-interface ExportRow {
-  id: number;
-  uid: string;
-  mac: string;
-  pk: string;
-  comp_id: number;
-  comp_name: string | null;
-  gmt_create: number;
-  online: number | null;
-  active: number | null;
-  network_type: number | null;
-  vendor: string | null;
-  protocol: string | null;
-  last_online: number | null;
-  last_offline: number | null;
-  last_seen: number | null;
-  offline_reason: number | null;
-  country: string | null;
-}
 
 type Row = (r: ExportRow) => unknown;
 /** Each file's columns in order: width and cell; headers from the label catalogue (same keys). */
@@ -84,49 +63,14 @@ export const exportHandler =
     const { job, services } = ctx;
     const layout = layoutOf(kind, requestLanguage(job.params.lang));
     const filter = job.params as DeviceFilter;
-    const base = () => filteredDevices(services.db, job.scope, filter);
-    const counted = await base()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const total = Number(counted.n);
+    const total = await countFilteredDevices(services.db, job.scope, filter);
     await ctx.report({ total, done: 0 });
     const writer = createSheetWriter(services.storage, 'exports', layout.sheet, layout.header, layout.widths);
     let done = 0;
     try {
-      // Keyset on (registration time, id), the order of device_created_idx: every export has a
-      // registration window, so each batch is one range scan of that index inside the window, and the
-      // state and company rows are joined per device. (An id keyset walked every older device before
-      // the window and made a merge join re-read device_state from its first row on each batch.)
       let after: { time: number; id: number } | null = null;
       for (;;) {
-        const from = after;
-        const batch = (await base()
-          .$if(from !== null, (q) => q.where(sql<boolean>`(d.gmt_create, d.id) > (${from?.time}::bigint, ${from?.id}::bigint)`))
-          .leftJoin('device_state as s', 's.device_id', 'd.id')
-          .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
-          .select([
-            'd.id',
-            'd.uid',
-            'd.mac',
-            'd.pk',
-            'd.comp_id',
-            'c.comp_name',
-            'd.gmt_create',
-            's.online',
-            's.active',
-            's.network_type',
-            's.vendor',
-            's.protocol',
-            's.last_online',
-            's.last_offline',
-            's.last_seen',
-            's.offline_reason',
-            's.country',
-          ])
-          .orderBy('d.gmt_create')
-          .orderBy('d.id')
-          .limit(BATCH)
-          .execute()) as ExportRow[];
+        const batch = await exportBatch(services.db, job.scope, filter, after, BATCH);
         for (const r of batch) writer.addRow(layout.row(r));
         done += batch.length;
         if (batch.length < BATCH) break;

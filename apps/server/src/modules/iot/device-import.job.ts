@@ -8,8 +8,6 @@ import {
   requestLanguage,
 } from '@iot/contract';
 import ExcelJS from 'exceljs';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../platform/db/schema.js';
 import { JobFailure, type JobHandler, JobInterrupted } from '../../platform/jobs.js';
 import { nowSeconds } from '../../platform/time.js';
 import { registerDevices } from './device.service.js';
@@ -176,7 +174,7 @@ export const deviceImportHandler: JobHandler = async (ctx) => {
     const chunkLast = chunk[chunk.length - 1] as SheetRow;
     let chunkOk = 0;
     await ctx.commitChunk(
-      async (trx: Transaction<DB>) => {
+      async (trx) => {
         const conflicts: { row: SheetRow; reason: 'duplicate_uid' | 'duplicate_mac'; existingDeviceId: number }[] = [];
         if (candidates.length > 0) {
           const results = await registerDevices(trx, job.scope, {

@@ -1,16 +1,8 @@
-import {
-  type DeviceEvent,
-  type DeviceStateListInput,
-  type DeviceStateRow,
-  type LiveState,
-  resolvePaging,
-  type StateHistoryInput,
-  type StateHistoryRow,
-  type WolStateGetInput,
-} from '@iot/contract';
-import { sql } from 'kysely';
+import { API, type DeviceEvent, type DeviceStateListInput, type DeviceStateRow, type LiveState, resolvePaging } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn, Db } from '../../platform/db/database.js';
+import { atLeast, below, defineList, eq } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
 import { orderTerm, sortOf } from '../../platform/sorting.js';
 import type { ListResult } from '../../platform/transport.js';
@@ -165,6 +157,10 @@ export const applyEvents = async (conn: Conn, events: (DeviceEvent & { ts: numbe
 const toNumbers = (c: StateChange): StateChange => ({ ...c, device_id: Number(c.device_id) });
 
 /** Registered devices without a state row (registration normally creates it): create default rows. */
+/** The UIDs of devices by id. */
+export const uidsOfDevices = async (conn: Conn, ids: number[]): Promise<string[]> =>
+  ids.length === 0 ? [] : (await conn.selectFrom('device').select('uid').where('id', 'in', ids).execute()).map((r) => r.uid);
+
 export const createMissingStates = async (conn: Conn, deviceIds: number[]): Promise<void> => {
   if (deviceIds.length === 0) return;
   await sql`
@@ -295,26 +291,29 @@ export const listStates = async (conn: Conn, scope: Scope, f: DeviceStateListInp
   return { rows: rows as DeviceStateRow[], count: Number(total.n) };
 };
 
-/** Low-power devices (those that reported a wake state), or one device by uid. */
-export const listWakeStates = async (conn: Conn, scope: Scope, f: WolStateGetInput): Promise<ListResult<DeviceStateRow>> => {
-  const { offset, pageSize } = resolvePaging(f);
-  let q = stateBase(conn, scope).where('s.wake_state', '<>', 0);
-  if (f.uid) q = q.where(sql<boolean>`upper(d.uid) = ${f.uid.toUpperCase()}`);
-  if (f.pk) q = q.where('d.pk', '=', f.pk);
-  if (f.comp_id) q = q.where('d.comp_id', '=', f.comp_id);
-  if (f.wake_state !== undefined) q = q.where('s.wake_state', '=', f.wake_state);
-  const [rows, total] = await Promise.all([
-    q
-      .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
-      .select(STATE_COLUMNS)
-      .orderBy('s.device_id', 'desc')
-      .limit(pageSize)
-      .offset(offset)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as DeviceStateRow[], count: Number(total.n) };
-};
+const selectStates = (conn: Conn) =>
+  conn
+    .selectFrom('device as d')
+    .innerJoin('device_state as s', 's.device_id', 'd.id')
+    .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
+    .select(STATE_COLUMNS);
+
+/** Low-power devices (those that reported a wake state), or one device by uid; newest first. */
+export const listWakeStates = defineList(API.wolStateGet, {
+  from: (conn) => conn.selectFrom('device as d').innerJoin('device_state as s', 's.device_id', 'd.id').where('s.wake_state', '<>', 0),
+  scope: 'd.comp_id',
+  filters: {
+    uid: (v) => (v === '' ? null : sql<SqlBool>`upper(d.uid) = ${v.toUpperCase()}`),
+    pk: eq('d.pk'),
+    comp_id: eq('d.comp_id'),
+    wake_state: eq('s.wake_state'),
+  },
+  sorts: { device_id: 's.device_id', uid: 'd.uid', last_seen: { column: 's.last_seen', nullable: true } },
+  defaultSort: { column: 's.device_id', direction: 'desc' },
+  key: 's.device_id',
+  select: selectStates,
+  toRow: (r) => r,
+});
 
 /** The device of a uid, if the caller's scope holds it. */
 export const findDeviceInScope = async (conn: Conn, scope: Scope, uid: string) =>
@@ -325,15 +324,18 @@ export const findDeviceInScope = async (conn: Conn, scope: Scope, uid: string) =
     .where(inScope(scope, 'd.comp_id'))
     .executeTakeFirst();
 
-export const listHistory = async (conn: Conn, deviceId: number, f: StateHistoryInput): Promise<ListResult<StateHistoryRow>> => {
-  const { offset, pageSize } = resolvePaging(f);
-  let q = conn.selectFrom('device_event as e').where('e.device_id', '=', deviceId);
-  if (f.type) q = q.where('e.type', '=', f.type);
-  if (f.gmt_start !== undefined) q = q.where('e.ts', '>=', f.gmt_start);
-  if (f.gmt_end !== undefined) q = q.where('e.ts', '<', f.gmt_end);
-  const [rows, total] = await Promise.all([
-    q.select(['e.id', 'e.type', 'e.detail', 'e.ts']).orderBy('e.id', 'desc').limit(pageSize).offset(offset).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as StateHistoryRow[], count: Number(total.n) };
-};
+/** A device's state history (the caller checked the device is in its scope); newest first. */
+export const listHistory = defineList(API.stateHistory, {
+  from: (conn) => conn.selectFrom('device_event as e'),
+  filters: {
+    uid: (v) => sql<SqlBool>`e.device_id = (select hd.id from device hd where upper(hd.uid) = ${v.toUpperCase()})`,
+    type: eq('e.type'),
+    gmt_start: atLeast('e.ts'),
+    gmt_end: below('e.ts'),
+  },
+  sorts: { id: 'e.id', ts: 'e.ts' },
+  defaultSort: { column: 'e.id', direction: 'desc' },
+  key: 'e.id',
+  select: (conn: Conn) => conn.selectFrom('device_event as e').select(['e.id', 'e.type', 'e.detail', 'e.ts']),
+  toRow: (r) => r,
+});

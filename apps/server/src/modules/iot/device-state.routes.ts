@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Scope, Services } from '../../platform/context.js';
 import { type Download, stream } from '../../platform/downloads.js';
 import { notFound } from '../../platform/errors.js';
+import { isCompanyVisible } from '../../platform/scope.js';
 import { type Route, registerRoutes, route } from '../../platform/transport.js';
 import { findDeviceInScope, listHistory, listStates, listWakeStates, type StateChange } from './device-state.repository.js';
 import { createDeviceStateService, type DeviceStateService } from './device-state.service.js';
@@ -14,22 +15,9 @@ export const deviceStateRoutes = (state: DeviceStateService): Route[] => [
   route(API.stateHistory, async (ctx, input) => {
     const device = await findDeviceInScope(ctx.conn, ctx.scope, input.uid);
     if (!device) throw notFound('device');
-    return listHistory(ctx.conn, device.id, input);
+    return listHistory(ctx.conn, ctx.scope, input);
   }),
 ];
-
-const isVisible = (scope: Scope, change: StateChange): boolean => {
-  switch (scope.kind) {
-    case 'all':
-      return true;
-    case 'own':
-      return change.comp_id === scope.compId;
-    case 'tree':
-      return change.comp_path.startsWith(scope.path);
-    case 'none':
-      return false;
-  }
-};
 
 /**
  * `GET /api/v2/iot/live?token=…`: server-sent events of device state changes in the caller's
@@ -41,7 +29,7 @@ export const liveStream = (state: DeviceStateService): Download =>
     state.bus.subscribe((changes: StateChange[]) => {
       const visible: LiveState[] = [];
       for (const c of changes) {
-        if (!isVisible(ctx.scope, c)) continue;
+        if (!isCompanyVisible(ctx.scope, c)) continue;
         const { comp_path: _path, ...live } = c;
         visible.push(live);
       }

@@ -5,7 +5,14 @@ import type { Services } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { createLiveBus, type LiveBus } from '../../platform/live-bus.js';
 import { nowSeconds } from '../../platform/time.js';
-import { applyEvents, createMissingStates, pruneEvents, type StateChange, sweepTimeouts } from './device-state.repository.js';
+import {
+  applyEvents,
+  createMissingStates,
+  pruneEvents,
+  type StateChange,
+  sweepTimeouts,
+  uidsOfDevices,
+} from './device-state.repository.js';
 import { bindLicence } from './licence.repository.js';
 
 const LIVE_CHANNEL = 'iot-console:device-state';
@@ -53,8 +60,7 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
     if (applied.missing.length > 0) {
       // Registered without a state row: create the rows, then apply just those devices' events.
       await createMissingStates(db, applied.missing);
-      const rows = await db.selectFrom('device').select('uid').where('id', 'in', applied.missing).execute();
-      const uids = new Set(rows.map((r) => uidKey(r.uid)));
+      const uids = new Set((await uidsOfDevices(db, applied.missing)).map(uidKey));
       const again = await applyEvents(
         db,
         stamped.filter((e) => uids.has(uidKey(e.uid))),

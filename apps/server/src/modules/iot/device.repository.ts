@@ -433,3 +433,75 @@ export const deleteDevices = async (conn: Conn, selected: DeviceQuery) => {
   const r = await conn.deleteFrom('device').where('id', 'in', selected.select('d.id')).executeTakeFirst();
   return Number(r.numDeletedRows);
 };
+
+/** A device as the device and state exports write it. */
+export interface ExportRow {
+  id: number;
+  uid: string;
+  mac: string;
+  pk: string;
+  comp_id: number;
+  comp_name: string | null;
+  gmt_create: number;
+  online: number | null;
+  active: number | null;
+  network_type: number | null;
+  vendor: string | null;
+  protocol: string | null;
+  last_online: number | null;
+  last_offline: number | null;
+  last_seen: number | null;
+  offline_reason: number | null;
+  country: string | null;
+}
+
+export const countFilteredDevices = async (conn: Conn, scope: Scope, f: DeviceFilter): Promise<number> =>
+  Number(
+    (
+      await filteredDevices(conn, scope, f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/**
+ * One batch of an export, after `after` in registration order. Keyset on (registration time, id), the
+ * order of device_created_idx: every export has a registration window, so each batch is one range scan
+ * of that index inside the window, and the state and company rows are joined per device. (An id keyset
+ * walked every older device before the window and made a merge join re-read device_state from its first
+ * row on each batch.)
+ */
+export const exportBatch = async (
+  conn: Conn,
+  scope: Scope,
+  f: DeviceFilter,
+  after: { time: number; id: number } | null,
+  limit: number,
+): Promise<ExportRow[]> =>
+  filteredDevices(conn, scope, f)
+    .$if(after !== null, (q) => q.where(sql<boolean>`(d.gmt_create, d.id) > (${after?.time}::bigint, ${after?.id}::bigint)`))
+    .leftJoin('device_state as s', 's.device_id', 'd.id')
+    .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
+    .select([
+      'd.id',
+      'd.uid',
+      'd.mac',
+      'd.pk',
+      'd.comp_id',
+      'c.comp_name',
+      'd.gmt_create',
+      's.online',
+      's.active',
+      's.network_type',
+      's.vendor',
+      's.protocol',
+      's.last_online',
+      's.last_offline',
+      's.last_seen',
+      's.offline_reason',
+      's.country',
+    ])
+    .orderBy('d.gmt_create')
+    .orderBy('d.id')
+    .limit(limit)
+    .execute();

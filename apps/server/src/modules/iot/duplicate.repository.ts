@@ -1,15 +1,8 @@
-import {
-  type DuplicateListInput,
-  type DuplicateRow,
-  type DuplicateSetInput,
-  DuplicateState,
-  ErrorCode,
-  normalizeMac,
-  resolvePaging,
-} from '@iot/contract';
+import { API, type DuplicateRow, type DuplicateSetInput, DuplicateState, ErrorCode, normalizeMac } from '@iot/contract';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { defineList, eq, upperPrefix } from '../../platform/list.js';
 import { inScope, isCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import type { AuditEntity } from '../../platform/transport.js';
@@ -67,19 +60,17 @@ const selectDuplicates = (conn: Conn) =>
     ]);
 
 /** Conflicts whose requested owner company is in scope; pending first, newest first. */
-export const listDuplicates = async (conn: Conn, scope: Scope, input: DuplicateListInput) => {
-  const { offset, pageSize } = resolvePaging(input);
-  let q = conn.selectFrom('device_duplicate as x').where(inScope(scope, 'x.comp_id'));
-  if (input.state !== undefined) q = q.where('x.state', '=', input.state);
-  if (input.uid) q = q.where('x.uid', 'like', `${input.uid.toUpperCase().replace(/[%_\\]/g, '\\$&')}%`);
-  if (input.import_id) q = q.where('x.import_id', '=', input.import_id);
-  const ids = q.select('x.id');
-  const [rows, total] = await Promise.all([
-    selectDuplicates(conn).where('x.id', 'in', ids).orderBy('x.state').orderBy('x.id', 'desc').limit(pageSize).offset(offset).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as DuplicateRow[], count: Number(total.n) };
-};
+export const listDuplicates = defineList(API.duplicateList, {
+  from: (conn) => conn.selectFrom('device_duplicate as x'),
+  scope: 'x.comp_id',
+  filters: { state: eq('x.state'), uid: upperPrefix('x.uid'), import_id: eq('x.import_id') },
+  sorts: { id: 'x.id', state: 'x.state', uid: 'x.uid', gmt_create: 'x.gmt_create' },
+  defaultSort: { column: 'x.state', direction: 'asc' },
+  defaultKeyDirection: 'desc',
+  key: 'x.id',
+  select: selectDuplicates,
+  toRow: (r) => r,
+});
 
 export const getDuplicates = async (conn: Conn, ids: number[]): Promise<DuplicateRow[]> =>
   ids.length === 0 ? [] : ((await selectDuplicates(conn).where('x.id', 'in', ids).execute()) as DuplicateRow[]);

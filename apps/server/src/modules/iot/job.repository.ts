@@ -1,4 +1,5 @@
 import {
+  API,
   downloadPathOf,
   ExportState,
   ImportState,
@@ -6,12 +7,12 @@ import {
   type JobKind,
   type JobListInput,
   type JobRow,
-  resolvePaging,
 } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
 import type { Scope, Services } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import { issueTicket } from '../../platform/download-ticket.js';
-import { inScope } from '../../platform/scope.js';
+import { defineList, eq } from '../../platform/list.js';
 import { nowSeconds } from '../../platform/time.js';
 import type { AuditEntity } from '../../platform/transport.js';
 
@@ -76,7 +77,11 @@ type JobDbRow = {
   gmt_finish: number | null;
 };
 
-const toJobRow = (services: Services, r: JobDbRow): JobRow => {
+/** A finished job's file gets a ticket (signed per answer, so not part of the stored row). */
+const withTicket = (services: Services, row: JobRow): JobRow =>
+  row.download_path ? { ...row, download_ticket: ticketFor(services, row.kind, row.id) } : row;
+
+const toJobRow = (r: JobDbRow): JobRow => {
   const hasFile = r.output_key !== '' && r.state === 'done';
   return {
     id: r.id,
@@ -93,7 +98,7 @@ const toJobRow = (services: Services, r: JobDbRow): JobRow => {
     resumed: Math.max(r.attempts - 1, 0),
     error: r.error,
     download_path: hasFile ? downloadPathOf(JOB_FILE_DOWNLOADS[r.kind as JobKind], { id: r.id }) : '',
-    download_ticket: hasFile ? ticketFor(services, r.kind as JobKind, r.id) : '',
+    download_ticket: '',
     gmt_create: r.gmt_create,
     gmt_start: r.gmt_start,
     gmt_finish: r.gmt_finish,
@@ -129,27 +134,29 @@ export const createJob = async (
   return Number(row.id);
 };
 
-/** The caller's jobs of one kind, newest first, scoped by the owner company. */
+/** Jobs of any kind (a route fixes the kind), newest first, scoped by the owner company. */
+const jobList = defineList(API.devImportList, {
+  from: (conn) => conn.selectFrom('job as j'),
+  scope: 'j.comp_id',
+  filters: {
+    id: eq('j.id'),
+    comp_id: eq('j.comp_id'),
+    // The wire state (SPEC §4) names different stored states for imports and exports.
+    state: (wire) =>
+      sql<SqlBool>`((j.kind = 'device_import' and j.state = any(${internalStatesOf('device_import', wire)}::text[]))
+        or (j.kind <> 'device_import' and j.state = any(${internalStatesOf('device_export', wire)}::text[])))`,
+  },
+  sorts: { id: 'j.id', gmt_create: 'j.gmt_create', state: 'j.state' },
+  defaultSort: { column: 'j.id', direction: 'desc' },
+  key: 'j.id',
+  select: (conn: Conn) => conn.selectFrom('job as j').leftJoin('company as c', 'c.comp_id', 'j.comp_id').select(jobColumns),
+  toRow: (r) => toJobRow(r as JobDbRow),
+});
+
+/** The caller's jobs of one kind, each finished file with a download ticket. */
 export const listJobs = async (conn: Conn, services: Services, scope: Scope, kind: JobKind, input: JobListInput) => {
-  const { offset, pageSize } = resolvePaging(input);
-  let q = conn.selectFrom('job as j').where('j.kind', '=', kind).where(inScope(scope, 'j.comp_id'));
-  if (input.id) q = q.where('j.id', '=', input.id);
-  if (input.comp_id) q = q.where('j.comp_id', '=', input.comp_id);
-  if (input.state !== undefined) {
-    const states = internalStatesOf(kind, input.state);
-    q = states.length > 0 ? q.where('j.state', 'in', states) : q.where('j.id', '<', 0);
-  }
-  const [rows, total] = await Promise.all([
-    q
-      .leftJoin('company as c', 'c.comp_id', 'j.comp_id')
-      .select(jobColumns)
-      .orderBy('j.id', 'desc')
-      .limit(pageSize)
-      .offset(offset)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => toJobRow(services, r as JobDbRow)), count: Number(total.n) };
+  const page = await jobList(conn, scope, input, { where: [sql<SqlBool>`j.kind = ${kind}`] });
+  return { ...page, rows: page.rows.map((r) => withTicket(services, r)) };
 };
 
 export const getJobRow = async (conn: Conn, services: Services, id: number): Promise<JobRow | undefined> => {
@@ -159,7 +166,7 @@ export const getJobRow = async (conn: Conn, services: Services, id: number): Pro
     .select(jobColumns)
     .where('j.id', '=', id)
     .executeTakeFirst();
-  return row ? toJobRow(services, row as JobDbRow) : undefined;
+  return row ? withTicket(services, toJobRow(row as JobDbRow)) : undefined;
 };
 
 /** Audit: a job as created (kind, owner, file). */

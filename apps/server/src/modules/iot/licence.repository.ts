@@ -1,17 +1,10 @@
 import crypto from 'node:crypto';
-import {
-  LICENCE_CODE_LENGTH,
-  type LicenceBatch,
-  type LicenceExportInput,
-  type LicenceListInput,
-  type LicenceRow,
-  resolvePaging,
-} from '@iot/contract';
-import { sql } from 'kysely';
+import { API, LICENCE_CODE_LENGTH, type LicenceBatch, type LicenceExportInput, type LicenceRow } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
+import { conditionsOf, defineList, eq, type Filters, upperPrefix } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
-import type { ListResult } from '../../platform/transport.js';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -32,17 +25,20 @@ export const newLicenceCode = (): string => {
   return out;
 };
 
-const likePrefix = (v: string) => `${v.replace(/[\\%_]/g, (m) => `\\${m}`).toUpperCase()}%`;
+/** The filters of the list and of the export (one declaration). */
+const LICENCE_FILTERS: Filters<LicenceExportInput> = {
+  code: upperPrefix('l.code'),
+  uid: (v) => (v === '' ? null : sql<SqlBool>`upper(l.uid) = ${v.toUpperCase()}`),
+  pk: eq('l.pk'),
+  comp_id: eq('l.comp_id'),
+  state: eq('l.state'),
+  batch_id: eq('l.batch_id'),
+};
 
-/** Codes in scope matching the list's filters (list and export share it). */
+/** Codes in scope matching the filters (the export's rows and count). */
 const filtered = (conn: Conn, scope: Scope, f: LicenceExportInput) => {
   let q = conn.selectFrom('device_licence as l').where(inScope(scope, 'l.comp_id'));
-  if (f.code) q = q.where(sql<boolean>`upper(l.code) like ${likePrefix(f.code)}`);
-  if (f.uid) q = q.where(sql<boolean>`upper(l.uid) = ${f.uid.toUpperCase()}`);
-  if (f.pk) q = q.where('l.pk', '=', f.pk);
-  if (f.comp_id) q = q.where('l.comp_id', '=', f.comp_id);
-  if (f.state) q = q.where('l.state', '=', f.state);
-  if (f.batch_id) q = q.where('l.batch_id', '=', f.batch_id);
+  for (const cond of conditionsOf(LICENCE_FILTERS, f)) q = q.where(cond);
   return q;
 };
 
@@ -60,21 +56,17 @@ const ROW_COLUMNS = [
   'l.gmt_revoke',
 ] as const;
 
-export const listLicences = async (conn: Conn, scope: Scope, f: LicenceListInput): Promise<ListResult<LicenceRow>> => {
-  const { offset, pageSize } = resolvePaging(f);
-  const q = filtered(conn, scope, f);
-  const [rows, total] = await Promise.all([
-    q
-      .leftJoin('company as c', 'c.comp_id', 'l.comp_id')
-      .select(ROW_COLUMNS)
-      .orderBy('l.id', 'desc')
-      .limit(pageSize)
-      .offset(offset)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(toRow), count: Number(total.n) };
-};
+/** Newest first. */
+export const listLicences = defineList(API.licCodeList, {
+  from: (conn) => conn.selectFrom('device_licence as l'),
+  scope: 'l.comp_id',
+  filters: LICENCE_FILTERS,
+  sorts: { id: 'l.id', code: 'l.code', state: 'l.state', gmt_create: 'l.gmt_create', gmt_use: { column: 'l.gmt_use', nullable: true } },
+  defaultSort: { column: 'l.id', direction: 'desc' },
+  key: 'l.id',
+  select: (conn: Conn) => conn.selectFrom('device_licence as l').leftJoin('company as c', 'c.comp_id', 'l.comp_id').select(ROW_COLUMNS),
+  toRow: (r) => toRow(r),
+});
 
 export const countLicences = async (conn: Conn, scope: Scope, f: LicenceExportInput): Promise<number> =>
   Number(

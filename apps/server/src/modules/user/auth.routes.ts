@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { API, CompanyState, ErrorCode, LOGIN_WINDOW_SECONDS, RoleState, UserState, UserType } from '@iot/contract';
 import { issueToken, revokeToken, revokeUserTokens } from '../../platform/auth.js';
 import { sessionOf } from '../../platform/context.js';
@@ -8,21 +7,9 @@ import { nowSeconds } from '../../platform/time.js';
 import { type Route, route } from '../../platform/transport.js';
 import { menuTreeFor } from './access.service.js';
 import { findLoginUser, getPasswordHash, getUserByPk, updateUser } from './account.repository.js';
+import { claimCipher } from './auth.repository.js';
 import { getCompany, toCompanyRow } from './company.repository.js';
 import { getRoles } from './role.repository.js';
-
-/** Remembers a cipher until it could no longer pass the time window: a second use is a replay. */
-const claimCipher = async (conn: Parameters<typeof updateUser>[0], cipher: string, now: number): Promise<boolean> => {
-  const cipherHash = crypto.createHash('sha256').update(cipher).digest('hex');
-  await conn.deleteFrom('login_replay').where('expires_at', '<', now).execute();
-  const inserted = await conn
-    .insertInto('login_replay')
-    .values({ cipher_hash: cipherHash, expires_at: now + 2 * LOGIN_WINDOW_SECONDS })
-    .onConflict((oc) => oc.doNothing())
-    .returning('cipher_hash')
-    .executeTakeFirst();
-  return inserted !== undefined;
-};
 
 export const authRoutes: Route[] = [
   route(API.loginKey, async (ctx) => {

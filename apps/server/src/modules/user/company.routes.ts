@@ -1,4 +1,4 @@
-import { API, type CompanyRow, CompanyState, CompanyType, ErrorCode, resolvePaging, UserState } from '@iot/contract';
+import { API, type CompanyRow, CompanyState, CompanyType, ErrorCode, UserState } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { hashPassword } from '../../platform/passwords.js';

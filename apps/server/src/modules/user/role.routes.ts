@@ -21,12 +21,8 @@ export const roleRoutes: Route[] = [
   route(API.roleRelaList, async (ctx, input) => {
     const role = await getVisibleRole(ctx.conn, ctx.scope, input.role_id);
     if (!role) throw notFound('role');
-    return listUsers(ctx.conn, ctx.scope, {
-      role_id: input.role_id,
-      page_no: input.page_no,
-      page_index: input.page_index,
-      page_size: input.page_size,
-    });
+    // Paged and sorted as the user list (by its sortable columns).
+    return listUsers(ctx.conn, ctx.scope, input);
   }),
 
   route(

@@ -1,4 +1,4 @@
-import type { AUDIT_ACTIONS } from '@iot/contract';
+import type { AUDIT_ACTIONS, DEVICE_EVENT_TYPES } from '@iot/contract';
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /** Unix seconds, stored as bigint and parsed back to number by both drivers. */
@@ -272,7 +272,8 @@ export interface DeviceDuplicateTable {
 export interface DeviceEventTable {
   id: Generated<number>;
   device_id: number;
-  type: string;
+  /** The ingested event types, and `timeout` written by the heartbeat sweeper. */
+  type: (typeof DEVICE_EVENT_TYPES)[number] | 'timeout';
   detail: JSONColumnType<Record<string, unknown>>;
   ts: Unix;
 }
