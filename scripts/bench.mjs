@@ -1,7 +1,9 @@
 // `npm run bench`: a benchmark, not a test. For PGlite and PostgreSQL, with BENCH_USERS users in
 // BENCH_COMPANIES companies, measures req/s and p50/p99 of an authenticated, scoped
 // `v2/user/account/list` (page 1 with its count) as a company administrator and as the super
-// administrator, beside the same server's unauthenticated no-database route (the ceiling).
+// administrator, each beside the bare list (the same two SQL statements through the same pool with no
+// token, scope resolution, validation or envelope: the list's honest ceiling, registered only on the
+// benchmark's server) and the no-database ping.
 // Then prints the gzip size of the JS the login page loads and of the largest route chunk.
 //
 // Knobs: BENCH_USERS (100000), BENCH_COMPANIES (1000), BENCH_SECONDS (10), BENCH_CONNECTIONS (50),
@@ -42,8 +44,9 @@ const COMP_ADMIN_ID = 'bench_comp_admin';
 const COMP_ADMIN_PASSWORD = 'Bench#Comp1';
 const BATCH = 5000;
 
-// Targets (the issue): list ≥ half the ceiling's req/s on PostgreSQL, p99 < 50 ms; login JS < 300 kB gzip.
-const TARGET_RATIO = 0.5;
+// Targets (issue 7): the list through the kit ≥ 0.7 × the bare list (the same SQL with no token, scope,
+// validation or envelope) on both databases; p99 < 50 ms (PostgreSQL); login JS < 300 kB gzip.
+const TARGET_RATIO = 0.7;
 const TARGET_P99_MS = 50;
 const TARGET_LOGIN_JS_BYTES = 300 * 1000;
 
@@ -112,7 +115,7 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     const expectCompany = Number((await sql`select count(*)::int as n from app_user where comp_id = ${comp_id}`.execute(db)).rows[0].n);
     const expectAll = Number((await sql`select count(*)::int as n from app_user`.execute(db)).rows[0].n);
     log(`seeded ${expectAll} users in ${COMPANIES + 1} companies in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return { expectCompany, expectAll };
+    return { expectCompany, expectAll, compId: comp_id };
   } finally {
     await database.close();
   }
@@ -145,7 +148,8 @@ const runDatabase = (kind) =>
   withBenchDatabase(kind, { tmpPrefix: 'iot-bench-', pgPrefix: 'iot_bench' }, async ({ dataDir, databaseUrl, pgliteDir }) => {
     const expected = await seed({ databaseUrl, pgliteDir });
     // autocannon drops its sockets at the end of a run: let the requests still in the server finish first.
-    const server = await startServer({ databaseUrl, dataDir, settleMs: 1000 });
+    // BENCH_BARE_ROUTES: the bare list (the list's SQL alone, no token/scope/validation/envelope) is registered.
+    const server = await startServer({ databaseUrl, dataDir, settleMs: 1000, env: { BENCH_BARE_ROUTES: '1' } });
     try {
       const adminToken = await login(server.url, 'admin', ADMIN_PASSWORD);
       const compToken = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
@@ -162,19 +166,39 @@ const runDatabase = (kind) =>
         }
       }
 
+      for (const [who, compId, count] of [
+        ['company', expected.compId, expected.expectCompany],
+        ['all', 0, expected.expectAll],
+      ]) {
+        const a = await call(server.url, 'bench/bare/account-list', { comp_id: compId }, null);
+        if (a.rows?.length !== 10 || a.count !== count) throw new Error(`bare list (${who}): ${JSON.stringify(a).slice(0, 200)}`);
+      }
+
       const rows = [];
-      log(`${kind}: ping (ceiling)`);
-      rows.push({ name: 'POST /api/v2/ping (ceiling, no token, no DB)', ...(await measure(server.url, 'v2/ping', {})) });
+      log(`${kind}: ping (no database)`);
+      rows.push({ name: 'POST /api/v2/ping (no token, no DB)', ...(await measure(server.url, 'v2/ping', {})) });
+      log(`${kind}: bare list, company scope`);
+      const bareCompany = {
+        name: `bare list SQL, company scope (count ${expected.expectCompany})`,
+        ...(await measure(server.url, 'bench/bare/account-list', { comp_id: expected.compId })),
+      };
+      rows.push(bareCompany);
       log(`${kind}: account/list as company admin`);
       rows.push({
         name: `account/list, company admin (count ${expected.expectCompany})`,
-        list: true,
+        bare: bareCompany,
         ...(await measure(server.url, 'v2/user/account/list', listBody, compToken)),
       });
+      log(`${kind}: bare list, all companies`);
+      const bareAll = {
+        name: `bare list SQL, all (count ${expected.expectAll})`,
+        ...(await measure(server.url, 'bench/bare/account-list', { comp_id: 0 })),
+      };
+      rows.push(bareAll);
       log(`${kind}: account/list as super admin`);
       rows.push({
         name: `account/list, super admin (count ${expected.expectAll})`,
-        list: true,
+        bare: bareAll,
         ...(await measure(server.url, 'v2/user/account/list', listBody, adminToken)),
       });
       return { kind, rows };
@@ -184,19 +208,17 @@ const runDatabase = (kind) =>
   });
 
 const printTable = ({ kind, rows }) => {
-  const ceiling = rows[0].rps;
-  const targeted = kind === 'postgres';
-  const mark = (ok) => (targeted ? (ok ? '✓' : '✗ MISSED') : ok ? '(✓)' : '(✗)');
-  console.log(
-    `\n${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} — ${CONNECTIONS} connections, ${SECONDS} s each${targeted ? '' : ' (targets apply to PostgreSQL; shown in parentheses)'}`,
-  );
-  const header = ['call', 'req/s', 'p50 ms', 'p99 ms', '÷ ceiling', 'errors'];
+  const ping = rows[0].rps;
+  const mark = (ok) => (ok ? '✓' : '✗ MISSED');
+  console.log(`\n${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} — ${CONNECTIONS} connections, ${SECONDS} s each`);
+  const header = ['call', 'req/s', 'p50 ms', 'p99 ms', '÷ ping', '÷ bare list', 'errors'];
   const lines = rows.map((r) => [
     r.name,
     r.rps.toFixed(0),
     String(r.p50),
-    `${r.p99} ${r.list ? mark(r.p99 < TARGET_P99_MS) : ''}`.trim(),
-    r.list ? `${(r.rps / ceiling).toFixed(2)} ${mark(r.rps / ceiling >= TARGET_RATIO)}` : '1.00',
+    `${r.p99} ${r.bare && kind === 'postgres' ? mark(r.p99 < TARGET_P99_MS) : ''}`.trim(),
+    (r.rps / ping).toFixed(2),
+    r.bare ? `${(r.rps / r.bare.rps).toFixed(2)} ${mark(r.rps / r.bare.rps >= TARGET_RATIO)}` : '',
     String(r.errors),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -204,7 +226,9 @@ const printTable = ({ kind, rows }) => {
   console.log(fmt(header));
   console.log(`|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const l of lines) console.log(fmt(l));
-  console.log(`targets: list ≥ ${TARGET_RATIO} × ceiling req/s and p99 < ${TARGET_P99_MS} ms (PostgreSQL)`);
+  console.log(
+    `targets: the list through the pipeline ≥ ${TARGET_RATIO} × the bare list's req/s (its own SQL alone, same run, both databases); p99 < ${TARGET_P99_MS} ms (PostgreSQL)`,
+  );
 };
 
 // ───────────────────────────── JS size ─────────────────────────────

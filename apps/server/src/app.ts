@@ -18,6 +18,7 @@ import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
 import { authRoutes } from './modules/user/auth.routes.js';
+import { registerBenchRoutes } from './modules/user/bench.routes.js';
 import { companyRoutes } from './modules/user/company.routes.js';
 import { menuRoutes } from './modules/user/menu.routes.js';
 import { roleRoutes } from './modules/user/role.routes.js';
@@ -121,6 +122,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   app.get('/api/openapi.json', async () => openapi);
   // No token, no database: the ceiling the benchmark compares lists against.
   app.post(`/api/${PING_PATH}`, async () => ({ code: ErrorCode.OK, data: { pong: true } }));
+  // The list's honest ceiling: its SQL alone (BENCH_BARE_ROUTES=1, set only by `npm run bench`).
+  if (config.benchBareRoutes) registerBenchRoutes(app, services);
 
   if (config.webDir && fs.existsSync(path.join(config.webDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: config.webDir, preCompressed: true, wildcard: false, index: false });

@@ -44,6 +44,8 @@ export interface Config {
   statsFoldMs: number;
   /** Check every answer against its path's output schema (tests; a mismatch is a logged 500). */
   checkAnswers: boolean;
+  /** Register the benchmark's bare list route (no token!): only the benchmark's server sets BENCH_BARE_ROUTES=1. */
+  benchBareRoutes: boolean;
 }
 
 const intEnv = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
@@ -83,4 +85,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   statsSampleSeconds: intEnv(env, 'STATS_SAMPLE_SECONDS', 300),
   statsFoldMs: intEnv(env, 'STATS_FOLD_MS', 2000),
   checkAnswers: env.CHECK_ANSWERS === '1',
+  benchBareRoutes: env.BENCH_BARE_ROUTES === '1',
 });

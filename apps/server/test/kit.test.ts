@@ -119,3 +119,14 @@ const sampleFor = (api: ApiDef): Record<string, unknown> => {
   if (api.path === 'v2/iot/web/uid/reg/bulk') return { ...base, action: 'assign_company', ids: [1] };
   return base;
 };
+
+describe("the benchmark's bare list", () => {
+  it('is not registered unless the benchmark asks for it (it answers without a token)', async () => {
+    const res = await t.raw('/api/bench/bare/account-list', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(404);
+  });
+});

@@ -3,10 +3,10 @@ import { CompanyState, DataScope, RoleState, UserState, UserType } from '@iot/co
 import { sql } from 'kysely';
 import type { Session } from './context.js';
 import type { Conn } from './db/database.js';
+import { MAX_SCOPE_IDS, subtreeIdsOf } from './scope.js';
 import { nowSeconds } from './time.js';
 
 /** Larger company trees are matched by path prefix instead of an id list. */
-const MAX_SCOPE_IDS = 5000;
 
 export const hashToken = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -68,9 +68,7 @@ export const resolveSession = async (conn: Conn, token: string): Promise<Session
       // A company-tree scope as a list of ids, resolved once per session: lists then filter with
       // `= any(ids)`, which a prepared statement's generic plan serves from an index.
       sql<number[] | null>`case when r.data_scope = ${DataScope.COMPANY_TREE} and u.user_type <> ${UserType.SUPER_ADMIN}
-        then array(select sc.comp_id from company sc where sc.comp_path like c.comp_path || '%' order by sc.comp_id limit ${MAX_SCOPE_IDS + 1}) end`.as(
-        'tree_ids',
-      ),
+        then ${subtreeIdsOf(sql.ref('c.comp_path'))} end`.as('tree_ids'),
     ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)

@@ -29,6 +29,28 @@ export const inScope = (scope: Scope, column: string): RawBuilder<SqlBool> => {
   }
 };
 
+/** A company-tree scope listed as ids up to this many (more: the path condition instead). */
+export const MAX_SCOPE_IDS = 5000;
+
+/**
+ * The companies of the subtree under a company path (an SQL expression for that path), as an id
+ * array of at most MAX_SCOPE_IDS + 1: resolved once per session, so lists filter with `= any(ids)`.
+ */
+export const subtreeIdsOf = (compPath: RawBuilder<string>) =>
+  sql<
+    number[]
+  >`array(select sc.comp_id from company sc where sc.comp_path like ${compPath} || '%' order by sc.comp_id limit ${MAX_SCOPE_IDS + 1})`;
+
+/** The company-tree scope of a company (the benchmark's bare list; sessions resolve theirs in auth.ts). */
+export const treeScopeOf = async (conn: Conn, compId: number): Promise<Scope> => {
+  const row = await conn
+    .selectFrom('company as c')
+    .select(['c.comp_path', subtreeIdsOf(sql.ref('c.comp_path')).as('ids')])
+    .where('c.comp_id', '=', compId)
+    .executeTakeFirstOrThrow();
+  return { kind: 'tree', compId, path: row.comp_path, compIds: row.ids.length <= MAX_SCOPE_IDS ? row.ids : null };
+};
+
 /**
  * The same rule for a row already in memory (the live stream's state changes): its company and
  * that company's materialised path.
