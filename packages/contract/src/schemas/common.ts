@@ -93,14 +93,17 @@ export const int = () => z.preprocess(toInt, z.number().int().min(-2_147_483_648
 export const unixTime = () => z.preprocess(toInt, z.number().int().min(0).max(253_402_300_799));
 export const id = () => z.preprocess(toInt, z.number().int().positive().max(2_147_483_647));
 export const ids = () => z.preprocess(toIntArray, z.array(z.number().int().positive().max(2_147_483_647)).max(1000));
+/** One of a few integers; `meta.enum` lists them for forms (the web's select options). */
 export const oneOf = <T extends readonly number[]>(values: T) =>
-  z.preprocess(
-    toInt,
-    z
-      .number()
-      .int()
-      .refine((v) => values.includes(v), { message: `one_of:${values.join(',')}` }),
-  );
+  z
+    .preprocess(
+      toInt,
+      z
+        .number()
+        .int()
+        .refine((v) => values.includes(v), { message: `one_of:${values.join(',')}` }),
+    )
+    .meta({ enum: [...values] });
 /** An email address or '' (none). */
 export const email = () =>
   z.preprocess(
