@@ -19,3 +19,4 @@ export * from './schemas/role.js';
 export * from './schemas/session.js';
 export * from './schemas/stats.js';
 export * from './schemas/user.js';
+export * from './validation.js';

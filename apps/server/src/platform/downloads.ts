@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { type DownloadDef, ErrorCode, requestLanguage } from '@iot/contract';
+import { type DownloadDef, ErrorCode, fieldErrorsOf, requestLanguage } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RequestContext, Services, Session } from './context.js';
@@ -8,7 +8,6 @@ import { readTicket } from './download-ticket.js';
 import { AppError } from './errors.js';
 import { scopeOf } from './scope.js';
 import { assertAccess } from './transport.js';
-import { fieldErrorsOf } from './validation.js';
 
 /** What a download handler answers; the mechanism writes the headers. */
 export interface FileAnswer {

@@ -5,6 +5,7 @@ import {
   companyRefFieldsOf,
   ErrorCode,
   errorMessages,
+  fieldErrorsOf,
   httpStatusOf,
   requestLanguage,
   SECRET_MASK,
@@ -17,7 +18,6 @@ import type { RequestContext, Services, Session } from './context.js';
 import type { Conn } from './db/database.js';
 import { AppError, uniqueViolationOf } from './errors.js';
 import { assertCompanyRefs, scopeOf } from './scope.js';
-import { fieldErrorsOf } from './validation.js';
 
 export interface ListResult<T = unknown> {
   rows: T[];

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { API, fileUrlOf, type ProductCategory, type ProductRow, type ProductShareRow } from '@iot/contract';
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { ProductTable } from '../../platform/db/schema.js';
@@ -144,8 +144,11 @@ export const updateProduct = async (conn: Conn, id: number, values: Partial<Prod
   await conn.updateTable('product').set(values).where('id', '=', id).execute();
 };
 
-/** Products among `pks` with at least one registered device. */
-export const productKeysWithDevices = async (conn: Conn, pks: string[]): Promise<string[]> =>
+/**
+ * Products among `pks` that rows of another table name by `pk`: registered devices, or licence
+ * codes (codes keep their product: deleting it would leave them dangling).
+ */
+export const productKeysNamedBy = async (conn: Conn, table: 'device' | 'device_licence', pks: string[]): Promise<string[]> =>
   pks.length === 0
     ? []
     : (
@@ -153,20 +156,7 @@ export const productKeysWithDevices = async (conn: Conn, pks: string[]): Promise
           .selectFrom('product as p')
           .select('p.pk')
           .where('p.pk', 'in', pks)
-          .where(({ exists, selectFrom }) => exists(selectFrom('device as d').select('d.id').whereRef('d.pk', '=', 'p.pk')))
-          .execute()
-      ).map((r) => r.pk);
-
-/** Products among `pks` that licence codes name (codes keep their product: a deleted one would leave them dangling). */
-export const productKeysWithLicences = async (conn: Conn, pks: string[]): Promise<string[]> =>
-  pks.length === 0
-    ? []
-    : (
-        await conn
-          .selectFrom('product as p')
-          .select('p.pk')
-          .where('p.pk', 'in', pks)
-          .where(({ exists, selectFrom }) => exists(selectFrom('device_licence as l').select('l.id').whereRef('l.pk', '=', 'p.pk')))
+          .where(sql<SqlBool>`exists (select 1 from ${sql.table(table)} x where x.pk = p.pk)`)
           .execute()
       ).map((r) => r.pk);
 

@@ -20,8 +20,7 @@ import {
   listProducts,
   listShares,
   newProductKey,
-  productKeysWithDevices,
-  productKeysWithLicences,
+  productKeysNamedBy,
   updateProduct,
 } from './product.repository.js';
 
@@ -111,15 +110,10 @@ export const productRoutes: Route[] = [
       const products = [];
       for (const id of ids) products.push(await ownedProduct(ctx, id));
       // Devices reference the pk: a product with registered devices stays (all or none are deleted).
-      const inUse = await productKeysWithDevices(
-        ctx.conn,
-        products.map((p) => p.pk),
-      );
+      const pks = products.map((p) => p.pk);
+      const inUse = await productKeysNamedBy(ctx.conn, 'device', pks);
       if (inUse.length > 0) throw badParams({ id: 'has_devices' }, `Devices are registered under ${inUse.join(', ')}`);
-      const licensed = await productKeysWithLicences(
-        ctx.conn,
-        products.map((p) => p.pk),
-      );
+      const licensed = await productKeysNamedBy(ctx.conn, 'device_licence', pks);
       if (licensed.length > 0) throw badParams({ id: 'has_licences' }, `Licence codes name ${licensed.join(', ')}`);
       await deleteProducts(ctx.conn, ids);
       return { deleted: ids.length };

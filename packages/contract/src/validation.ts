@@ -3,7 +3,10 @@ import type { z } from 'zod';
 const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
   path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), payload);
 
-/** Zod issues → `{field: rule}` of a 406 answer (CONTRACT §3); the web translates rules. */
+/**
+ * Zod issues → `{field: rule}` of a 406 answer (CONTRACT §3): the server answers them and the web's
+ * forms show the same rules for their own check before sending; the web translates rules.
+ */
 export const fieldErrorsOf = (error: z.ZodError, payload: unknown): Record<string, string> => {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
