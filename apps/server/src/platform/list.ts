@@ -164,5 +164,5 @@ export const defineList = <D extends ApiDef, DB, TB extends keyof DB, O, RDB, RT
 };
 
 /** The fields a partial `set` supplies (undefined means "keep"), without the listed keys. */
-export const changesOf = <T extends object, K extends keyof T>(input: T, ...omit: K[]): Partial<Omit<T, K>> =>
+export const changesOf = <T extends object, K extends keyof T = never>(input: T, ...omit: K[]): Partial<Omit<T, K>> =>
   Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && !omit.includes(k as K))) as Partial<Omit<T, K>>;

@@ -1,6 +1,7 @@
 import { API, ErrorCode, resolvePaging } from '@iot/contract';
 import type { RequestContext } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { changesOf } from '../../platform/list.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import {
@@ -92,7 +93,7 @@ export const productRoutes: Route[] = [
       if (input.name !== undefined && (await isProductNameTaken(ctx.conn, product.comp_id, input.name, product.id)))
         throw new AppError(ErrorCode.CONFLICT, 'A product of this company already has this name');
       const { id, category, ...changes } = input;
-      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const defined = changesOf(changes);
       await updateProduct(ctx.conn, id, {
         ...defined,
         ...(category !== undefined ? { category_id: category } : {}),

@@ -3,6 +3,7 @@ import { revokeUserTokens } from '../../platform/auth.js';
 import type { RequestContext } from '../../platform/context.js';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { changesOf } from '../../platform/list.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
@@ -65,7 +66,7 @@ export const accountRoutes: Route[] = [
       const user = await getUserInScope(ctx.conn, ctx.scope, input.id);
       if (!user) throw notFound('user');
       const { id, user_password, ...rest } = input;
-      const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<typeof rest>;
+      const changes = changesOf(rest);
       if (
         id === session.userPk &&
         (changes.state === UserState.DISABLED || (changes.role_id !== undefined && changes.role_id !== user.role_id))

@@ -1,6 +1,7 @@
 import { API, type CompanyRow, CompanyState, CompanyType, ErrorCode, UserState } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { changesOf } from '../../platform/list.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
@@ -108,7 +109,7 @@ export const companyRoutes: Route[] = [
         throw new AppError(ErrorCode.CONFLICT, 'Company name already exists');
       }
       if (newParent) await moveCompany(ctx.conn, company, newParent);
-      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const defined = changesOf(changes);
       await updateCompany(ctx.conn, comp_id, { ...defined, gmt_update: nowSeconds() });
       // Approving a self-registration enables the account it was requested with.
       if (company.state === CompanyState.PENDING && changes.state === CompanyState.ACTIVE) await enablePendingUsers(ctx.conn, comp_id);

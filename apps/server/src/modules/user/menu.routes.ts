@@ -1,6 +1,7 @@
 import { API, ErrorCode } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { changesOf } from '../../platform/list.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import { menuTreeFor } from './access.service.js';
 import { deleteMenu, getMenus, insertMenu, isMenuKeyTaken, listMenus, updateMenu } from './menu.repository.js';
@@ -49,7 +50,7 @@ export const menuRoutes: Route[] = [
       const [menu] = await getMenus(ctx.conn, [input.menu_id]);
       if (!menu) throw notFound('menu');
       const { menu_id, ...rest } = input;
-      const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      const changes = changesOf(rest);
       if (input.menu_parent_id !== undefined && input.menu_parent_id !== menu.menu_parent_id) {
         await assertParent(ctx.conn, input.menu_parent_id, menu_id);
         const hasChildren = (await listMenus(ctx.conn)).some((m) => m.menu_parent_id === menu_id);

@@ -1,6 +1,7 @@
 import { API, ErrorCode, idsOf, RoleType } from '@iot/contract';
 import { sessionOf } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { changesOf } from '../../platform/list.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import { assertMenusGrantable, assertScopeGrantable } from './access.service.js';
@@ -67,7 +68,7 @@ export const roleRoutes: Route[] = [
         await assertMenusGrantable(ctx.conn, session, menu_ids);
         await setRoleMenus(ctx.conn, id, [...new Set(menu_ids)]);
       }
-      const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      const changes = changesOf(rest);
       await updateRole(ctx.conn, id, { ...changes, gmt_update: nowSeconds() });
       return (await getRoles(ctx.conn, [id]))[0];
     },
