@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, text, unixTime } from './common.js';
+import { text, unixTime } from './common.js';
 import { companyRef } from './company-ref.js';
 
 /** Longest range one statistics call covers (days). */

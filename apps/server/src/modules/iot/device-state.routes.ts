@@ -1,6 +1,6 @@
 import { API, DOWNLOADS, LIVE_STATE_EVENT, type LiveState } from '@iot/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Scope, Services } from '../../platform/context.js';
+import type { Services } from '../../platform/context.js';
 import { type Download, stream } from '../../platform/downloads.js';
 import { notFound } from '../../platform/errors.js';
 import { isCompanyVisible } from '../../platform/scope.js';
