@@ -13,10 +13,10 @@ import { call } from '../lib/api';
 import { currentLanguage } from '../lib/i18n';
 import { withLang } from '../lib/lang';
 import { menuLabel } from '../lib/menu-label';
+import { forgetReturnPath } from '../lib/return-path';
 import { clearSession, useSessionInfo } from '../lib/session';
 import { LOGOUT } from '../lib/shell-paths';
 import { useIsMobile } from '../lib/use-mobile';
-import { forgetReturnPath } from './return-path';
 import { isRouteHandle, type RouteHandle } from './route-handle';
 
 type MenuItem = Required<MenuProps>['items'][number];

@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageSpin } from '../components/full-page-spin';
 import { fetchAccount } from '../lib/account';
+import { rememberReturnPath } from '../lib/return-path';
 import { setSessionInfo, useSessionInfo, useToken } from '../lib/session';
-import { rememberReturnPath } from './return-path';
 
 /**
  * Signed-in routes: no token → /login keeping the query string; a token but

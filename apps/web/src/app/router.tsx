@@ -1,7 +1,7 @@
 import { createBrowserRouter } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api';
+import { rememberReturnPath } from '../lib/return-path';
 import { RequireAuth } from './require-auth';
-import { rememberReturnPath } from './return-path';
 import { RootShell } from './root-shell';
 import { buildRoutes } from './routes';
 

@@ -43,3 +43,9 @@ export const useRoleOptions = (): FieldOption[] => {
     [roles.data, i18n, i18n.language],
   );
 };
+
+/** Products the caller may register devices under (own and shared), as select options `name (pk)`. */
+export const useProductOptions = (): FieldOption[] => {
+  const products = useQuery(listQueryOptions(API.productList, { page_size: 1000 }));
+  return useMemo(() => (products.data?.rows ?? []).map((p) => ({ value: p.pk, text: `${p.name} (${p.pk})` })), [products.data]);
+};

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../lib/i18n';
 import { withLang } from '../../lib/lang';
-import { trendOption } from '../info/dev/chart-options';
-import { rangeOf, statsQueryOptions } from '../info/dev/stats-query';
+import { trendOption } from '../../shared/stats/chart-options';
+import { rangeOf, statsQueryOptions } from '../../shared/stats/stats-query';
 
 // ECharts loads with this card only (never for users without info/dev, never on the login page).
-const Chart = lazy(() => import('../info/dev/chart'));
+const Chart = lazy(() => import('../../shared/stats/chart'));
 
 /** Dashboard: registrations of the last 30 days and the online share (holders of info/dev). */
 export default function DeviceTrendCard() {

@@ -4,13 +4,13 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { takeReturnPath } from '../../../app/return-path';
 import { Hint, PublicFrame } from '../../../components/public-frame';
 import { ApiError, call, NETWORK_ERROR } from '../../../lib/api';
 import { hasWebCrypto, loginCipher } from '../../../lib/crypto';
 import { errorText } from '../../../lib/feedback';
 import { currentLanguage } from '../../../lib/i18n';
 import { withLang } from '../../../lib/lang';
+import { takeReturnPath } from '../../../lib/return-path';
 import { setSessionInfo, setToken } from '../../../lib/session';
 import { LOGIN, LOGIN_KEY } from '../../../lib/shell-paths';
 

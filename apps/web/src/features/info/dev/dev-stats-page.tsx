@@ -21,14 +21,13 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCompanyTreeData } from '../../../components/pickers';
+import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
 import { useAccess } from '../../../lib/access';
 import { formatTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
-import { useProductOptions } from '../../product/device/device-resource';
-import Chart from './chart';
-import { barOption, shareOption, trendOption } from './chart-options';
-import { countryName, rangeOf, statsQueryOptions, xlsxHref } from './stats-query';
+import Chart from '../../../shared/stats/chart';
+import { barOption, shareOption, trendOption } from '../../../shared/stats/chart-options';
+import { countryName, rangeOf, statsQueryOptions, xlsxHref } from '../../../shared/stats/stats-query';
 
 type View = 'chart' | 'table';
 

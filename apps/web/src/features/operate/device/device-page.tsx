@@ -8,9 +8,9 @@ import { type Fields, valueOptions } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { formatTime } from '../../../lib/format';
 import { dataQueryOptions, defineResource, listKey } from '../../../lib/resource';
-import { useLiveDeviceState } from '../../product/device_state/live-state';
-import { stateRows } from '../../product/device_state/state-resource';
-import { LiveBadge, OnlineTag } from '../../product/device_state/state-view';
+import { useLiveDeviceState } from '../../../shared/device-state/live-state';
+import { stateRows } from '../../../shared/device-state/state-rows';
+import { LiveBadge, OnlineTag } from '../../../shared/device-state/state-view';
 
 /**
  * One device in depth (operate/device, `?uid=`): registration info (v2/iot/web/uid/info/get),

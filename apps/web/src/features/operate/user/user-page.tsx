@@ -9,8 +9,7 @@ import { encodePassword } from '../../../lib/crypto';
 import { formatTime } from '../../../lib/format';
 import type { Payload, RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
-import { USER_STATE_ALL, userStateFilter } from '../../../lib/user-state';
-import { USER_STATE_COLORS } from './user-options';
+import { USER_STATE_ALL, USER_STATE_COLORS, userStateFilter } from '../../../lib/user-state';
 import { userResource } from './user-resource';
 
 type UserRow = RowOfResource<typeof userResource>;

@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import { type Fields, valueOptions } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { defineResource } from '../../../lib/resource';
-import { useLiveDeviceState } from '../device_state/live-state';
-import { LiveBadge, OnlineTag } from '../device_state/state-view';
+import { useLiveDeviceState } from '../../../shared/device-state/live-state';
+import { LiveBadge, OnlineTag } from '../../../shared/device-state/state-view';
 
 /** Wake state of low-power devices (product/awake): the devices that reported one, patched live. */
 const wakeRows = defineResource({ labels: 'device_state', list: API.wolStateGet, id: 'device_id' });

@@ -3,12 +3,12 @@ import { Tag, Tooltip } from 'antd';
 import { type Key, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Fields, valueOptions } from '../../../components/field-config';
-import { useCompanyTreeData } from '../../../components/pickers';
+import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import type { RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
 import { DeviceBulkBar } from './device-bulk-bar';
-import { ACTIVE_OPTIONS, deviceResource, ONLINE_OPTIONS, useProductOptions } from './device-resource';
+import { ACTIVE_OPTIONS, deviceResource, ONLINE_OPTIONS } from './device-resource';
 import { DeviceExportButton, DeviceImportButton } from './import-export';
 
 type DeviceRow = RowOfResource<typeof deviceResource>;

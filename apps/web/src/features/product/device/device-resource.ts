@@ -1,8 +1,6 @@
 import { API } from '@iot/contract';
-import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { type FieldOption, valueOptions } from '../../../components/field-config';
-import { defineResource, listQueryOptions } from '../../../lib/resource';
+import { valueOptions } from '../../../components/field-config';
+import { defineResource } from '../../../lib/resource';
 
 /** Registered devices (product/device): listed here, added one at a time (a company's key count changes), changed in bulk. */
 export const deviceResource = defineResource({
@@ -15,9 +13,3 @@ export const deviceResource = defineResource({
 
 export const ONLINE_OPTIONS = valueOptions([1, 0], 'device.online_states');
 export const ACTIVE_OPTIONS = valueOptions([1, 0], 'device.active_states');
-
-/** Products the caller may register devices under (own and shared), as select options `name (pk)`. */
-export const useProductOptions = (): FieldOption[] => {
-  const products = useQuery(listQueryOptions(API.productList, { page_size: 1000 }));
-  return useMemo(() => (products.data?.rows ?? []).map((p) => ({ value: p.pk, text: `${p.name} (${p.pk})` })), [products.data]);
-};

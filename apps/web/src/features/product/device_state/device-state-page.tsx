@@ -3,9 +3,16 @@ import { Link } from 'react-router';
 import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
-import { useLiveDeviceState } from './live-state';
-import { stateRows } from './state-resource';
-import { ACTIVE_OPTIONS, LiveBadge, NETWORK_OPTIONS, OFFLINE_REASON_OPTIONS, ONLINE_OPTIONS, OnlineTag } from './state-view';
+import { useLiveDeviceState } from '../../../shared/device-state/live-state';
+import { stateRows } from '../../../shared/device-state/state-rows';
+import {
+  ACTIVE_OPTIONS,
+  LiveBadge,
+  NETWORK_OPTIONS,
+  OFFLINE_REASON_OPTIONS,
+  ONLINE_OPTIONS,
+  OnlineTag,
+} from '../../../shared/device-state/state-view';
 
 /** Device state list (product/device_state): read only, patched live from the SSE stream. */
 export default function DeviceStatePage() {

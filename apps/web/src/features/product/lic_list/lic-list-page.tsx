@@ -4,13 +4,12 @@ import { Button } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
-import { useCompanyTreeData } from '../../../components/pickers';
+import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { showApiError } from '../../../lib/api';
 import { toastSuccess } from '../../../lib/feedback';
 import { defineResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
-import { useProductOptions } from '../device/device-resource';
 import { downloadLicences, LicenceBindModal, LicenceGenerateModal } from './licence-actions';
 
 /** Licence codes (product/lic_list): generate batches, revoke, bind to a device, export; in the caller's scope. */

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roleLabel } from '../../../components/pickers';
 import { listQueryOptions } from '../../../lib/resource';
-import { USER_STATE_COLORS } from '../../operate/user/user-options';
+import { USER_STATE_COLORS } from '../../../lib/user-state';
 
 /** The users holding a role (v2/user/role/rela/list, paged). */
 export const RoleUsersModal = ({ role, onClose }: { role: RoleRow | null; onClose: () => void }) => {

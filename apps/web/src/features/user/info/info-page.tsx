@@ -14,7 +14,7 @@ import { toastError } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
 import type { Payload } from '../../../lib/resource';
 import { checkPayload } from '../../../lib/schema-fields';
-import { USER_STATE_COLORS } from '../../operate/user/user-options';
+import { USER_STATE_COLORS } from '../../../lib/user-state';
 
 const PASSWORD_FIELDS: Fields<'account'> = [
   { name: 'old_password', widget: 'password', encoded: true, autoComplete: 'current-password' },

@@ -1,8 +1,8 @@
 import { API, type DeviceStateRow, LIVE_PATH, LIVE_STATE_EVENT, type LiveState } from '@iot/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { type ListResult, listKey } from '../../../lib/resource';
-import { useToken } from '../../../lib/session';
+import { type ListResult, listKey } from '../../lib/resource';
+import { useToken } from '../../lib/session';
 
 /** The lists of device state rows: live changes patch them all. */
 const STATE_LISTS = [API.devStateList, API.wolStateGet];

@@ -1,8 +1,8 @@
 import { type DeviceStateRow, NETWORK_TYPES, OFFLINE_REASONS } from '@iot/contract';
 import { Badge, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { valueOptions } from '../../../components/field-config';
-import { formatTime } from '../../../lib/format';
+import { valueOptions } from '../../components/field-config';
+import { formatTime } from '../../lib/format';
 import type { LiveStatus } from './live-state';
 
 export const NETWORK_OPTIONS = valueOptions(NETWORK_TYPES, 'device_state.network_types');

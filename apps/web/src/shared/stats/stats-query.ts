@@ -1,6 +1,6 @@
 import { API, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput } from '@iot/contract';
 import type { Dayjs } from 'dayjs';
-import { dataQueryOptions } from '../../../lib/resource';
+import { dataQueryOptions } from '../../lib/resource';
 
 /** Calendar dates picked in the browser → the UTC days of the rollups with the same labels. */
 export const rangeOf = (from: Dayjs, to: Dayjs): Pick<StatsInput, 'gmt_start' | 'gmt_end'> => ({
