@@ -2,7 +2,7 @@ import { API, type DeviceEvent, type DeviceStateListInput, type DeviceStateRow, 
 import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn, Db } from '../../platform/db/database.js';
-import { atLeast, below, defineList, eq } from '../../platform/list.js';
+import { atLeast, below, defineList, eq, upperPrefix } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
 import { orderTerm, sortOf } from '../../platform/sorting.js';
 import type { ListResult } from '../../platform/transport.js';
@@ -225,8 +225,6 @@ export const pruneEvents = async (db: Db, before: number): Promise<number> => {
   return Number(result.numAffectedRows ?? 0);
 };
 
-const likePrefix = (v: string) => `${v.replace(/[\\%_]/g, (m) => `\\${m}`).toUpperCase()}%`;
-
 const stateBase = (conn: Conn, scope: Scope) =>
   conn.selectFrom('device as d').innerJoin('device_state as s', 's.device_id', 'd.id').where(inScope(scope, 'd.comp_id'));
 
@@ -265,7 +263,8 @@ export const listStates = async (conn: Conn, scope: Scope, f: DeviceStateListInp
   const { offset, pageSize } = resolvePaging(f);
   const sort = sortOf(f, STATE_SORT, { column: 's.device_id', direction: 'desc' });
   let q = stateBase(conn, scope);
-  if (f.uid) q = q.where(sql<boolean>`upper(d.uid) like ${likePrefix(f.uid)}`);
+  const uidPrefix = f.uid ? upperPrefix('d.uid')(f.uid) : null;
+  if (uidPrefix) q = q.where(uidPrefix);
   if (f.pk) q = q.where('d.pk', '=', f.pk);
   if (f.comp_id) q = q.where('d.comp_id', '=', f.comp_id);
   if (f.online !== undefined) q = q.where('s.online', '=', f.online);

@@ -12,6 +12,7 @@ import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { DB, DeviceTable } from '../../platform/db/schema.js';
 import { badParams } from '../../platform/errors.js';
+import { escapeLike } from '../../platform/list.js';
 import { inScope, productVisibleTo } from '../../platform/scope.js';
 import { orderTerm, type SortSpec, sortOf } from '../../platform/sorting.js';
 
@@ -105,8 +106,6 @@ const countOnline = async (conn: Conn, scope: Scope, f: DeviceFilter): Promise<n
   const r = await sql<{ n: number }>`select coalesce(sum(online), 0)::int as n from (${folded} union all ${pending}) x`.execute(conn);
   return Number(r.rows[0]?.n ?? 0);
 };
-
-const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Devices in scope matching the filters (the list's, a bulk action's, an export's).
