@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique } from './api';
-import { adminPassword, type Browser, baseUrl, logIn, openBrowser } from './browser';
+import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany } from './browser';
 
 /**
  * The key scenario of the foundation: an administrator creates, through the
@@ -29,13 +29,6 @@ const closeDialog = async (dialog: Locator) => {
     }
   }
   await gone(dialog);
-};
-
-/** Picks a node of the company TreeSelect labelled `label` in `scope`, searching by name. */
-const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
-  await scope.getByLabel(label).click();
-  await scope.getByLabel(label).fill(name);
-  await page.getByRole('tree').getByTitle(name, { exact: true }).click();
 };
 
 /**

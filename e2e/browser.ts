@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
@@ -60,4 +60,27 @@ export const logIn = async (page: Page, userId: string, password: string, query 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL(/\/dashboard/);
+};
+
+/**
+ * Picks a node of the company TreeSelect labelled `label` in `scope`, searching by name, and
+ * waits until the select shows it. A click on the tree item that lands while antd's opening
+ * animation still runs can be lost on a loaded machine, so the pick is repeated until it holds.
+ */
+export const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
+  const input = scope.getByLabel(label);
+  // The select's content box carries the chosen node's title (antd 6 single select).
+  const chosen = scope.locator('.ant-select', { has: page.getByLabel(label) }).locator(`[title="${name.replace(/"/g, '\\"')}"]`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await input.click();
+    await input.fill(name);
+    await page.getByRole('tree').last().getByTitle(name, { exact: true }).click();
+    try {
+      await chosen.first().waitFor({ state: 'visible', timeout: 2_000 });
+      return;
+    } catch {
+      // not picked: search and click again
+    }
+  }
+  await chosen.first().waitFor({ state: 'visible', timeout: 10_000 });
 };

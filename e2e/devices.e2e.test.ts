@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, asAdmin, unique } from './api';
-import { adminPassword, type Browser, baseUrl, logIn, openBrowser, screenshotDir } from './browser';
+import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany, screenshotDir } from './browser';
 
 /**
  * Device registration (product/device): register a device in the dialog, find it with the
@@ -11,12 +11,6 @@ import { adminPassword, type Browser, baseUrl, logIn, openBrowser, screenshotDir
 
 const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
-
-const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
-  await scope.getByLabel(label).click();
-  await scope.getByLabel(label).fill(name);
-  await page.getByRole('tree').last().getByTitle(name, { exact: true }).click();
-};
 
 describe('device registration screen', () => {
   let b: Browser;

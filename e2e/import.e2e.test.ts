@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, asAdmin, unique } from './api';
-import { adminPassword, type Browser, baseUrl, logIn, openBrowser, screenshotDir } from './browser';
+import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany, screenshotDir } from './browser';
 
 /**
  * Bulk device work on product/device and product/dev_dup: import an .xlsx with bad rows (progress,
@@ -22,12 +22,6 @@ const readRows = async (file: string) => {
     rows.push((r.values as unknown[]).slice(1));
   });
   return rows;
-};
-
-const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
-  await scope.getByLabel(label).click();
-  await scope.getByLabel(label).fill(name);
-  await page.getByRole('tree').last().getByTitle(name, { exact: true }).click();
 };
 
 describe('device import, export and duplicates', () => {
@@ -152,5 +146,55 @@ describe('device import, export and duplicates', () => {
     await shown(page.getByText('Resolved').first());
     await shown(row.getByText('Keep existing'));
     await page.screenshot({ path: path.join(screenshotDir(), 'dev-dup-en.png'), fullPage: true });
+  });
+
+  it('fails a workbook with the header only, and says why', async () => {
+    const { page } = b;
+    const headerOnly = path.join(tmp, 'header-only.xlsx');
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('devices').addRow(['UID', 'MAC', 'PK']);
+    await wb.xlsx.writeFile(headerOnly);
+    await page.goto(`${baseUrl()}/product/device?lang=en`);
+    await page.getByRole('button', { name: /Import$/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import devices from xlsx' });
+    await shown(dialog);
+    await pickCompany(page, dialog, 'Owner company', comp);
+    await dialog.locator('input[type=file]').setInputFiles(headerOnly);
+    await dialog.getByRole('button', { name: 'Upload and import' }).click();
+    await shown(dialog.getByTestId('import-state').getByText('Failed'));
+    await shown(dialog.getByText('The workbook holds no device row: it is empty or has the header only.'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await gone(dialog);
+  });
+
+  it("imports in the console's language: default product for empty PK cells, report in Chinese", async () => {
+    const { page } = b;
+    const zhSheet = path.join(tmp, 'zh.xlsx');
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('devices');
+    ws.addRow(['UID', 'MAC', 'PK']);
+    ws.addRow([`${prefix}-0101`, '', '']); // the default product
+    ws.addRow(['bad uid!', '', '']);
+    await wb.xlsx.writeFile(zhSheet);
+    await page.goto(`${baseUrl()}/product/device?lang=zh-CN`);
+    await page.getByRole('button', { name: /导入$/ }).click();
+    const dialog = page.getByRole('dialog', { name: '从 xlsx 导入设备' });
+    await shown(dialog);
+    await pickCompany(page, dialog, '所属公司', comp);
+    await dialog.getByLabel('默认产品').click();
+    await page.getByTitle(new RegExp(`\\(${pk}\\)$`)).click();
+    await dialog.locator('input[type=file]').setInputFiles(zhSheet);
+    await dialog.getByRole('button', { name: '上传并导入' }).click();
+    await shown(dialog.getByTestId('import-state').getByText('已导入'));
+    const [report] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: /下载未导入行的报告/ }).click()]);
+    const reportFile = path.join(tmp, 'report-zh.xlsx');
+    await report.saveAs(reportFile);
+    const rows = await readRows(reportFile);
+    // Written by the server in the language the console sent (Accept-Language): code and words.
+    expect(rows.slice(1).map((r) => [r[0], r[4], r[5]])).toEqual([[3, 'uid_format', 'UID 格式错误']]);
+    const imported = await apiOk<{ pk: string }[]>('v2/iot/web/uid/reg/list', { uid: `${prefix}-0101` }, await asAdmin());
+    expect(imported.data.map((d) => d.pk)).toEqual([pk]);
+    await dialog.getByRole('button', { name: '完成' }).click();
+    await gone(dialog);
   });
 });

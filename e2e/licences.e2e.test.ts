@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LicenceRow } from '@iot/contract';
 import ExcelJS from 'exceljs';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, asAdmin, unique } from './api';
-import { adminPassword, type Browser, baseUrl, logIn, openBrowser, screenshotDir } from './browser';
+import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany, screenshotDir } from './browser';
 
 /**
  * Licence codes (product/lic_list): generate a batch of 5 in the dialog, see them, revoke one,
@@ -15,12 +15,6 @@ import { adminPassword, type Browser, baseUrl, logIn, openBrowser, screenshotDir
 
 const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
-
-const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
-  await scope.getByLabel(label).click();
-  await scope.getByLabel(label).fill(name);
-  await page.getByRole('tree').last().getByTitle(name, { exact: true }).click();
-};
 
 describe('licence codes screen', () => {
   let b: Browser;

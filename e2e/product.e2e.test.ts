@@ -1,7 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCompany, api, asAdmin, rootCompany, unique } from './api';
-import { adminPassword, type Browser, baseUrl, logIn, openBrowser, screenshotDir } from './browser';
+import { addCompany, api, apiOk, asAdmin, rootCompany, unique } from './api';
+import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany, screenshotDir } from './browser';
 
 /** The IoT product screen as an operator uses it: image upload, attributes, sharing, delete. */
 
@@ -11,13 +11,6 @@ const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'h
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-/** Picks a node of a company TreeSelect labelled `label` in `scope`, searching by name. */
-const pickCompany = async (page: Page, scope: Locator, label: string, name: string) => {
-  await scope.getByLabel(label).click();
-  await scope.getByLabel(label).fill(name);
-  await page.getByRole('tree').getByTitle(name, { exact: true }).click();
-};
 
 describe('product/iot', () => {
   let admin: Browser;
@@ -112,6 +105,25 @@ describe('product/iot', () => {
     await shown(dialog.getByText('Not shared with any company'));
     await dialog.getByRole('button', { name: 'Close' }).click();
     await gone(dialog);
+  });
+
+  it('refuses to delete a product licence codes name, and says why', async () => {
+    const { page } = admin;
+    const token = await asAdmin();
+    const licensed = unique('lic-cam');
+    const root = await rootCompany();
+    const made = await apiOk<{ pk: string }>('user/product/add', { name: licensed, comp_id: root.comp_id }, token);
+    await apiOk('v2/umh/admin/liccode/add', { pk: made.data.pk, comp_id: root.comp_id, count: 1 }, token);
+    await page.goto(url('/product/iot?lang=en'));
+    const row = page.getByRole('table', { name: 'IoT products' }).getByRole('row').filter({ hasText: licensed });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
+    await shown(page.getByRole('alert').filter({ hasText: 'Licence codes name this product; it cannot be deleted' }));
+    await shown(row);
+    // The refused confirmation stays open: cancel it.
+    const confirm = page.getByRole('tooltip').filter({ has: page.getByRole('button', { name: 'Cancel' }) });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await gone(confirm);
   });
 
   it('deletes the product after confirmation', async () => {

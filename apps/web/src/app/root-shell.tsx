@@ -1,8 +1,9 @@
+import { normalizeLanguage } from '@iot/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
 import { changeLanguage, currentLanguage } from '../lib/i18n';
-import { isEnglishPath, LANG_PARAM, normalizeLanguage, withLang } from '../lib/lang';
+import { isEnglishPath, LANG_PARAM, withLang } from '../lib/lang';
 import { isRouteHandle } from './route-handle';
 
 /** Keeps `?lang=` in the address and i18n in step with it. */

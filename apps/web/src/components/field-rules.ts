@@ -11,10 +11,14 @@ import type { FormModel, ResolvedField } from './form-model';
  * load them all): Form.Item props, submit, refusals shown on their fields.
  */
 
-/** The message of a rule a field breaks, with the field's bounds and its screen's own wording. */
-export const fieldRuleMessage = <In>(model: FormModel<In>, field: ResolvedField | undefined, rule: string, t: TFunction) =>
+/**
+ * The message of a rule a field breaks, with the field's bounds and its screen's own wording;
+ * `name`: the payload field when the form does not show it (the message is toasted).
+ */
+export const fieldRuleMessage = <In>(model: FormModel<In>, field: ResolvedField | undefined, rule: string, t: TFunction, name?: string) =>
   ruleMessage(rule, t, {
     area: model.area,
+    field: field ? t(field.label) : name,
     ...(field?.spec?.kind === 'number' ? { min: field.spec.min, max: field.spec.max } : {}),
   });
 
@@ -60,8 +64,8 @@ export const readForm = async <In>(
   const checked = model.accept(prepare ? await prepare(payload) : payload);
   if (!checked.errors) return checked.input;
   const onFields = showFieldErrors(form, model, checked.errors, t);
-  const [rule = 'invalid'] = Object.values(checked.errors);
-  toastError(onFields ? t('rules.fill_required') : fieldRuleMessage(model, undefined, rule, t));
+  const [name, rule = 'invalid'] = Object.entries(checked.errors)[0] ?? [];
+  toastError(onFields ? t('rules.fill_required') : fieldRuleMessage(model, undefined, rule, t, name));
   return null;
 };
 

@@ -1,7 +1,7 @@
 import { type ApiDef, type Envelope, ErrorCode, type OutputOf } from '@iot/contract';
 import type { z } from 'zod';
 import { errorText, toastError } from './feedback';
-import { i18n } from './i18n';
+import { currentLanguage, i18n } from './i18n';
 import { beginRequest, endRequest } from './loading';
 import { ruleMessage } from './rule-messages';
 import { clearSession, clearUserInfo, getToken } from './session';
@@ -76,13 +76,22 @@ type InputArgs<C> =
 const isEnvelope = (v: unknown): v is Envelope => typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'number';
 
 /**
- * The one way to reach the server (transport 3 of SPEC §7): `POST /api/<path>`, JSON body,
- * `Authorization: Bearer <token>`. Answers the envelope whatever its code.
+ * Headers of every call to the server (JSON calls and uploads): the token, and the console's
+ * language, so messages and the files the server writes (exports, import reports) come in it.
  */
-const post = async (path: string, payload: unknown, options: CallOptions): Promise<Envelope<unknown>> => {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+export const requestHeaders = (): Record<string, string> => {
+  const headers: Record<string, string> = { 'Accept-Language': currentLanguage() };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+};
+
+/**
+ * The one way to reach the server (transport 3 of SPEC §7): `POST /api/<path>`, JSON body,
+ * `Authorization: Bearer <token>`, `Accept-Language`. Answers the envelope whatever its code.
+ */
+const post = async (path: string, payload: unknown, options: CallOptions): Promise<Envelope<unknown>> => {
+  const headers = { ...requestHeaders(), 'Content-Type': 'application/json' };
   beginRequest();
   let body: unknown;
   try {
@@ -148,8 +157,11 @@ export const showApiError = (err: unknown) => {
   if (err instanceof ApiError) {
     if (err.code === ErrorCode.UNAUTHORIZED) return;
     // A refused command names its rule (in_use, has_children…): say which rather than "wrong parameters".
-    const [rule] = Object.values(err.fieldErrors ?? {});
-    toastError(rule ? ruleMessage(rule, i18n.t) : errorText(err.code === NETWORK_ERROR ? 'network' : err.code));
+    const [refusal] = Object.entries(err.fieldErrors ?? {});
+    if (refusal) {
+      const [field, rule] = refusal;
+      toastError(ruleMessage(rule, i18n.t, { field }));
+    } else toastError(errorText(err.code === NETWORK_ERROR ? 'network' : err.code));
     return;
   }
   if (err instanceof DOMException && err.name === 'AbortError') return;

@@ -1,22 +1,9 @@
-import { LANGUAGES, type Language } from '@iot/contract';
+import { type Language, normalizeLanguage } from '@iot/contract';
 
 export const LANG_PARAM = 'lang';
 
 /** Paths that always default to English (SPEC §2). */
 const ENGLISH_PATHS = ['/authorize', '/link3_login'];
-
-export const isLanguage = (v: unknown): v is Language => typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
-
-/** Accepts the usual spellings (zh, zh_CN, zh-cn, zh-tw, en-US…). */
-export const normalizeLanguage = (v: string | null | undefined): Language | null => {
-  if (!v) return null;
-  if (isLanguage(v)) return v;
-  const s = v.toLowerCase().replace('_', '-');
-  if (s === 'zh-tw' || s === 'zh-hk' || s === 'zh-hant') return 'zh-TW';
-  if (s.startsWith('zh')) return 'zh-CN';
-  if (s.startsWith('en')) return 'en';
-  return null;
-};
 
 export const isEnglishPath = (pathname: string) => ENGLISH_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
@@ -26,7 +13,7 @@ export const defaultLanguage = (pathname: string): Language => {
   return nav.toLowerCase().includes('zh') ? 'zh-CN' : 'en';
 };
 
-/** The language a URL asks for, or the default for its path. */
+/** The language a URL asks for (the usual spellings, read as the server reads them), or the default for its path. */
 export const languageOf = (pathname: string, search: string): Language =>
   normalizeLanguage(new URLSearchParams(search).get(LANG_PARAM)) ?? defaultLanguage(pathname);
 

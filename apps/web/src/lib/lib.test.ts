@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languageOf, normalizeLanguage, withLang } from './lang';
+import { languageOf, withLang } from './lang';
 import { uploadErrorKey } from './upload-error';
 
 describe('uploadErrorKey (SPEC §8)', () => {
@@ -17,11 +17,12 @@ describe('uploadErrorKey (SPEC §8)', () => {
 });
 
 describe('language parameter', () => {
-  it('normalizes spellings', () => {
-    expect(normalizeLanguage('zh')).toBe('zh-CN');
-    expect(normalizeLanguage('zh_TW')).toBe('zh-TW');
-    expect(normalizeLanguage('en-US')).toBe('en');
-    expect(normalizeLanguage('fr')).toBeNull();
+  it('reads the usual spellings of lang (the contract rule the server uses)', () => {
+    expect(languageOf('/login', '?lang=zh')).toBe('zh-CN');
+    expect(languageOf('/login', '?lang=zh_TW')).toBe('zh-TW');
+    expect(languageOf('/login', '?lang=zh-Hant')).toBe('zh-TW');
+    expect(languageOf('/login', '?lang=en-US')).toBe('en');
+    expect(languageOf('/authorize', '?lang=fr')).toBe('en');
   });
   it('defaults to en on /authorize and /link3_login', () => {
     expect(languageOf('/authorize', '')).toBe('en');

@@ -1,9 +1,11 @@
 import type { TFunction } from 'i18next';
 
-/** What a message may say besides the rule: the screen's label area and a number field's bounds. */
+/** What a message may say besides the rule: the screen's label area, the field, a number field's bounds. */
 export interface RuleContext {
   /** `<area>.rules.<name>` overrides the general message (`device.rules.uid` for `format:uid`). */
   area?: string | undefined;
+  /** The field's label or name, for messages shown away from the field (a toast); `_` is the whole payload. */
+  field?: string | undefined;
   min?: number | undefined;
   max?: number | undefined;
 }
@@ -22,13 +24,25 @@ const FORMATS: Record<string, string> = {
 };
 
 /** Refusals a command names (CONTRACT §3): `rules.<rule>`. */
-const REFUSALS = new Set(['exists', 'not_found', 'has_children', 'has_users', 'in_use', 'cycle', 'depth', 'self']);
+const REFUSALS = new Set([
+  'exists',
+  'not_found',
+  'has_children',
+  'has_users',
+  'has_devices',
+  'has_licences',
+  'in_use',
+  'cycle',
+  'depth',
+  'self',
+]);
 
 /**
  * The message of a rule, as the server names it in a 406 answer's `data.fields` (CONTRACT §3)
  * and the console's own check of a form against the contract schema: `required`,
- * `format:email`, `too_small:2`, `too_big:64`, `type:number`, `one_of:1,2`, `in_use`…; and the
- * form's own `same_as` (a confirmation that differs).
+ * `format:email`, `too_small:2`, `too_big:64`, `type:number`, `one_of:1,2`, `in_use`…, `unknown`
+ * (a field the command does not take), `not_in:<type>` (a field of another resource type); and
+ * the form's own `same_as` (a confirmation that differs).
  */
 export const ruleMessage = (rule: string, t: TFunction, ctx: RuleContext = {}): string => {
   const [kind = '', arg = ''] = rule.split(':', 2);
@@ -37,6 +51,7 @@ export const ruleMessage = (rule: string, t: TFunction, ctx: RuleContext = {}): 
     if (own) return own;
   }
   const hasRange = ctx.min !== undefined && ctx.max !== undefined;
+  const field = ctx.field && ctx.field !== '_' ? ctx.field : undefined;
   switch (kind) {
     case 'required':
       return t('rules.required');
@@ -52,6 +67,13 @@ export const ruleMessage = (rule: string, t: TFunction, ctx: RuleContext = {}): 
       return t(arg === 'int' || arg === 'integer' ? 'rules.integer' : 'rules.number');
     case 'format':
       return t(FORMATS[arg] ?? 'rules.invalid');
+    case 'unknown':
+      return field ? t('rules.unknown_field', { field }) : t('rules.unknown');
+    case 'not_in': {
+      // The resource types' names are the tabs of system/resource.
+      const type = t(`resource.tabs.${arg}`, { defaultValue: arg });
+      return field ? t('rules.not_in_field', { field, type }) : t('rules.not_in', { type });
+    }
     default:
       return REFUSALS.has(kind) ? t(`rules.${kind}`) : t('rules.invalid');
   }

@@ -132,4 +132,14 @@ describe('rule messages', () => {
     expect(ruleMessage('format:uid', t, { area: 'device' })).toBe('device uid message');
     expect(ruleMessage('format:mac', t, { area: 'device' })).toBe('rules.invalid');
   });
+
+  it('names the refusals of a delete, and a field the command does not take', () => {
+    expect(ruleMessage('has_devices', t)).toBe('rules.has_devices');
+    expect(ruleMessage('has_licences', t)).toBe('rules.has_licences');
+    expect(ruleMessage('unknown', t)).toBe('rules.unknown');
+    expect(ruleMessage('unknown', t, { field: 'foo' })).toBe('rules.unknown_field:{"field":"foo"}');
+    expect(ruleMessage('unknown', t, { field: '_' })).toBe('rules.unknown');
+    expect(ruleMessage('not_in:zonebind', t)).toBe('rules.not_in:{"type":"zonebind"}');
+    expect(ruleMessage('not_in:sys', t, { field: 'port' })).toBe('rules.not_in_field:{"field":"port","type":"sys"}');
+  });
 });

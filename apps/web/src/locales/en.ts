@@ -146,6 +146,12 @@ const en = {
     cycle: 'It cannot be placed under itself',
     depth: 'The tree would be too deep',
     self: 'You cannot do this to your own account or role',
+    has_devices: 'Devices are registered under this product; it cannot be deleted',
+    has_licences: 'Licence codes name this product; it cannot be deleted',
+    unknown: 'This field is not accepted here',
+    unknown_field: 'The field “{{field}}” is not accepted here',
+    not_in: 'This field does not apply to {{type}}',
+    not_in_field: 'The field “{{field}}” does not apply to {{type}}',
   },
   pages: {
     not_available_title: 'Not yet available',

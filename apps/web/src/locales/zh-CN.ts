@@ -142,6 +142,12 @@ const zhCN: Messages = {
     cycle: '不能放在自己之下',
     depth: '层级过深',
     self: '不能对自己的账号或角色执行此操作',
+    has_devices: '该产品下已注册设备，无法删除',
+    has_licences: '已有授权码使用该产品，无法删除',
+    unknown: '此处不接受该字段',
+    unknown_field: '此处不接受字段“{{field}}”',
+    not_in: '该字段不适用于{{type}}',
+    not_in_field: '字段“{{field}}”不适用于{{type}}',
   },
   pages: {
     not_available_title: '暂未开放',

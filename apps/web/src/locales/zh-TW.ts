@@ -142,6 +142,12 @@ const zhTW: Messages = {
     cycle: '不能放在自己之下',
     depth: '層級過深',
     self: '不能對自己的帳號或角色執行此操作',
+    has_devices: '該產品下已註冊裝置，無法刪除',
+    has_licences: '已有授權碼使用該產品，無法刪除',
+    unknown: '此處不接受該欄位',
+    unknown_field: '此處不接受欄位「{{field}}」',
+    not_in: '該欄位不適用於{{type}}',
+    not_in_field: '欄位「{{field}}」不適用於{{type}}',
   },
   pages: {
     not_available_title: '尚未開放',

@@ -1,3 +1,8 @@
+import type { ImportRowReason, JOB_ERRORS } from '@iot/contract';
+
+/** Why a whole job failed (`error`): each has a message. */
+type JobError = (typeof JOB_ERRORS)[number];
+
 /**
  * Messages of the `jobs` area, in the three languages (merged into en.ts, zh-CN.ts and
  * zh-TW.ts under the key `jobs`). An area file keeps parallel work out of the big files.
@@ -9,7 +14,8 @@ export const en = {
   export_title: 'Export devices',
   template: 'Template',
   download_template: 'Download the xlsx template',
-  template_hint: 'Columns UID, MAC, PK; one device per row from row 2. An empty PK cell uses the product chosen on the list.',
+  template_hint: 'Columns UID, MAC, PK; one device per row from row 2, on the first worksheet. An empty PK cell uses the default product.',
+  pk_hint: 'For rows whose PK cell is empty (optional)',
   file: 'File',
   choose_file: 'Choose an .xlsx file',
   only_xlsx: 'Only xlsx files may be uploaded',
@@ -32,6 +38,7 @@ export const en = {
     id: 'Job',
     state: 'State',
     comp_id: 'Owner company',
+    pk: 'Default product',
     file_name: 'File',
     ok_count: 'Imported',
     fail_count: 'Refused',
@@ -44,9 +51,13 @@ export const en = {
     file_missing: 'The uploaded file is gone; upload it again.',
     file_corrupt: 'The file is not a readable xlsx workbook.',
     no_sheet: 'The workbook has no worksheet.',
+    no_rows: 'The workbook holds no device row: it is empty or has the header only.',
+    data_not_on_first_sheet:
+      'The first worksheet holds no device row, another worksheet does: move that sheet to the front and import again.',
     too_many_rows: 'The file has too many rows.',
     internal: 'The job failed; see the server log.',
-  },
+  } satisfies Record<JobError, string>,
+  // The same words as the import report's (contract labels/), kept here so the console's first page does not load the file labels.
   reasons: {
     uid_required: 'UID is empty',
     uid_format: 'UID format is wrong',
@@ -57,7 +68,8 @@ export const en = {
     duplicate_uid: 'UID already registered',
     duplicate_mac: 'MAC already registered',
     dk_limit: 'Over the company key limit',
-  },
+    formula_without_value: 'Formula without a calculated value: open and save the file in Excel, or paste the values',
+  } satisfies Record<ImportRowReason, string>,
   dup: {
     title: 'Duplicate devices',
     from_registration: 'Registration (no import)',
@@ -95,7 +107,8 @@ export const zhCN: typeof en = {
   export_title: '导出设备',
   template: '模板',
   download_template: '下载 xlsx 模板',
-  template_hint: '列为 UID、MAC、PK；从第 2 行起每行一台设备。PK 为空时使用列表中选择的产品。',
+  template_hint: '列为 UID、MAC、PK；在第一个工作表中从第 2 行起每行一台设备。PK 为空时使用默认产品。',
+  pk_hint: '用于 PK 单元格为空的行（可选）',
   file: '文件',
   choose_file: '选择 .xlsx 文件',
   only_xlsx: '只能上传 xlsx 文件',
@@ -118,6 +131,7 @@ export const zhCN: typeof en = {
     id: '任务',
     state: '状态',
     comp_id: '所属公司',
+    pk: '默认产品',
     file_name: '文件',
     ok_count: '已导入',
     fail_count: '未导入',
@@ -130,6 +144,8 @@ export const zhCN: typeof en = {
     file_missing: '上传的文件已不存在，请重新上传。',
     file_corrupt: '文件不是可读取的 xlsx 工作簿。',
     no_sheet: '工作簿中没有工作表。',
+    no_rows: '工作簿中没有设备行：文件为空或只有表头。',
+    data_not_on_first_sheet: '第一个工作表中没有设备行，其他工作表中有：请把该工作表移到最前面后重新导入。',
     too_many_rows: '文件行数过多。',
     internal: '任务失败，请查看服务器日志。',
   },
@@ -143,6 +159,7 @@ export const zhCN: typeof en = {
     duplicate_uid: 'UID 已注册',
     duplicate_mac: 'MAC 已注册',
     dk_limit: '超过公司设备密钥上限',
+    formula_without_value: '公式没有计算结果：请在 Excel 中打开并保存文件，或粘贴为数值',
   },
   dup: {
     title: '重复设备',
@@ -181,7 +198,8 @@ export const zhTW: typeof en = {
   export_title: '匯出裝置',
   template: '範本',
   download_template: '下載 xlsx 範本',
-  template_hint: '欄位為 UID、MAC、PK；從第 2 列起每列一台裝置。PK 為空時使用清單中選擇的產品。',
+  template_hint: '欄位為 UID、MAC、PK；在第一個工作表中從第 2 列起每列一台裝置。PK 為空時使用預設產品。',
+  pk_hint: '用於 PK 儲存格為空的列（選填）',
   file: '檔案',
   choose_file: '選擇 .xlsx 檔案',
   only_xlsx: '只能上傳 xlsx 檔案',
@@ -204,6 +222,7 @@ export const zhTW: typeof en = {
     id: '任務',
     state: '狀態',
     comp_id: '所屬公司',
+    pk: '預設產品',
     file_name: '檔案',
     ok_count: '已匯入',
     fail_count: '未匯入',
@@ -216,6 +235,8 @@ export const zhTW: typeof en = {
     file_missing: '上傳的檔案已不存在，請重新上傳。',
     file_corrupt: '檔案不是可讀取的 xlsx 活頁簿。',
     no_sheet: '活頁簿中沒有工作表。',
+    no_rows: '活頁簿中沒有裝置列：檔案為空或只有標題列。',
+    data_not_on_first_sheet: '第一個工作表中沒有裝置列，其他工作表中有：請將該工作表移到最前面後重新匯入。',
     too_many_rows: '檔案列數過多。',
     internal: '任務失敗，請查看伺服器日誌。',
   },
@@ -229,6 +250,7 @@ export const zhTW: typeof en = {
     duplicate_uid: 'UID 已註冊',
     duplicate_mac: 'MAC 已註冊',
     dk_limit: '超過公司裝置金鑰上限',
+    formula_without_value: '公式沒有計算結果：請在 Excel 中開啟並儲存檔案，或貼上為值',
   },
   dup: {
     title: '重複裝置',

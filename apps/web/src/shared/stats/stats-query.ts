@@ -1,5 +1,6 @@
 import { API, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput } from '@iot/contract';
 import type { Dayjs } from 'dayjs';
+import { downloadHref } from '../../lib/downloads';
 import { dataQueryOptions } from '../../lib/resource';
 
 /** Calendar dates picked in the browser → the UTC days of the rollups with the same labels. */
@@ -11,12 +12,8 @@ export const rangeOf = (from: Dayjs, to: Dayjs): Pick<StatsInput, 'gmt_start' | 
 export const statsQueryOptions = (params: StatsInput) => dataQueryOptions(API.devStatistics, params);
 
 /** The .xlsx of the same numbers, as a link a browser can follow (the ticket stands in for the token). */
-export const xlsxHref = (params: StatsInput, ticket: string, lang: string) => {
-  const q = new URLSearchParams({ gmt_start: String(params.gmt_start), gmt_end: String(params.gmt_end), lang, ticket });
-  if (params.comp_id !== undefined) q.set('comp_id', String(params.comp_id));
-  if (params.pk) q.set('pk', params.pk);
-  return `/api/${STATS_XLSX_PATH}?${q.toString()}`;
-};
+export const xlsxHref = (params: StatsInput, ticket: string) =>
+  downloadHref(STATS_XLSX_PATH, { gmt_start: params.gmt_start, gmt_end: params.gmt_end, comp_id: params.comp_id, pk: params.pk, ticket });
 
 /** A country code in the reader's language ("CN" → "China" / "中国"), the code when unknown. */
 export const countryName = (code: string, lang: string) => {

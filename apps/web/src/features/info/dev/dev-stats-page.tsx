@@ -200,7 +200,7 @@ export default function DevStatsPage() {
             { value: 'table', label: t('stats.tables') },
           ]}
         />
-        <Button icon={<DownloadOutlined />} href={s ? xlsxHref(params, s.download_ticket, lang) : undefined} disabled={!s} download>
+        <Button icon={<DownloadOutlined />} href={s ? xlsxHref(params, s.download_ticket) : undefined} disabled={!s} download>
           {t('stats.download')}
         </Button>
       </Flex>

@@ -99,7 +99,7 @@ export default function DevicePage() {
             companies={companies}
             onDone={() => setSelected([])}
           />
-          <DeviceImportButton />
+          <DeviceImportButton products={products} defaultPk={typeof applied.pk === 'string' ? applied.pk : undefined} />
           <DeviceExportButton filters={applied} />
         </>
       )}

@@ -1,27 +1,47 @@
 import { DownloadOutlined, ExportOutlined, ImportOutlined, UploadOutlined } from '@ant-design/icons';
-import { API, ExportState, ImportState, type JobRow, type UploadOutput } from '@iot/contract';
+import { API, DOWNLOADS, ExportState, ImportState, type JobRow, type UploadOutput } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, DatePicker, Form, Modal, Progress, Space, Statistic, Table, Tag, TreeSelect, Typography, Upload } from 'antd';
+import {
+  Alert,
+  Button,
+  DatePicker,
+  Form,
+  type FormItemProps,
+  Modal,
+  Progress,
+  Select,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  TreeSelect,
+  Typography,
+  Upload,
+} from 'antd';
 import type { UploadFile } from 'antd/es/upload/interface';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { FieldOption } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
-import { ApiError, call, showApiError } from '../../../lib/api';
+import { ApiError, call, requestHeaders, showApiError } from '../../../lib/api';
+import { downloadHref } from '../../../lib/downloads';
 import { toastError, toastSuccess } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
 import { listKey, listQueryOptions, type Payload } from '../../../lib/resource';
-import { getToken } from '../../../lib/session';
+import { ruleMessage } from '../../../lib/rule-messages';
 
-/** Where the blank import template is served (docs/api.md). */
-export const TEMPLATE_URL = '/api/v2/iot/import/template.xlsx';
 const POLL_MS = 1000;
 /** SPEC §5: an export covers at most three months. */
 const EXPORT_MAX_MONTHS = 3;
 
 /** A job's file, as a link a browser can follow (the ticket stands in for the token). */
-export const downloadHref = (job: Pick<JobRow, 'download_path' | 'download_ticket'>) =>
-  job.download_path ? `/api/${job.download_path}?ticket=${encodeURIComponent(job.download_ticket)}` : '';
+const jobFileHref = (job: Pick<JobRow, 'download_path' | 'download_ticket'>) =>
+  job.download_path ? downloadHref(job.download_path, { ticket: job.download_ticket }) : '';
+
+/** Why a job failed, in words (a code this console does not know yet reads as a failure). */
+const jobErrorText = (t: TFunction, error: string) => t(`jobs.errors.${error || 'internal'}`, { defaultValue: t('jobs.errors.internal') });
 
 const isXlsx = (name: string) => /\.xlsx$/i.test(name);
 
@@ -30,13 +50,22 @@ const uploadImportFile = async (file: File): Promise<UploadOutput> => {
   const form = new FormData();
   form.append('folder', 'imports');
   form.append('file', file, file.name);
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch('/api/v2/oss/upload?folder=imports', { method: 'POST', headers, body: form });
-  const body = (await res.json().catch(() => null)) as { code?: number; msg?: string; data?: UploadOutput } | null;
-  if (body?.code !== 200 || !body.data) throw new ApiError(body?.code ?? res.status, body?.msg ?? res.statusText, null);
-  return body.data;
+  const res = await fetch('/api/v2/oss/upload?folder=imports', { method: 'POST', headers: requestHeaders(), body: form });
+  const body = (await res.json().catch(() => null)) as { code?: number; msg?: string; data?: unknown } | null;
+  // A refusal keeps its data: a 406 names the field (`file`) and its rule.
+  if (body?.code !== 200 || !body.data) throw new ApiError(body?.code ?? res.status, body?.msg ?? res.statusText, body?.data ?? null);
+  return body.data as UploadOutput;
+};
+
+/** The dialog's fields a refusal may name: the owner company, the default product, the file (uploaded, then named by key). */
+type ImportField = 'comp_id' | 'pk' | 'file';
+const IMPORT_FIELDS: Record<string, ImportField> = { comp_id: 'comp_id', pk: 'pk', file: 'file', file_key: 'file' };
+
+/** A refused file in the words of the dialog: gone (upload again) or not an xlsx workbook. */
+const refusalText = (t: TFunction, field: ImportField, rule: string) => {
+  if (field === 'file' && rule === 'not_found') return t('jobs.errors.file_missing');
+  if (field === 'file' && rule.startsWith('format:')) return t('jobs.only_xlsx');
+  return ruleMessage(rule, t);
 };
 
 /** An export kind: the command that starts one and the list of its jobs. */
@@ -68,7 +97,7 @@ export const ImportProgress = ({ job }: { job: JobRow }) => {
         aria-label={t('jobs.progress')}
       />
       <Typography.Text type="secondary">{t('jobs.rows_done', { done: job.done, total: job.total })}</Typography.Text>
-      {job.state === ImportState.FAILED && <Alert type="error" title={t(`jobs.errors.${job.error || 'internal'}`)} />}
+      {job.state === ImportState.FAILED && <Alert type="error" title={jobErrorText(t, job.error)} />}
       {finished && (
         <Space size="large">
           <Statistic title={t('jobs.fields.ok_count')} value={job.ok_count} />
@@ -79,7 +108,7 @@ export const ImportProgress = ({ job }: { job: JobRow }) => {
         <Typography.Text type="secondary">{t('jobs.resumed_done', { count: job.resumed })}</Typography.Text>
       )}
       {job.download_path && (
-        <Button icon={<DownloadOutlined />} href={downloadHref(job)}>
+        <Button icon={<DownloadOutlined />} href={jobFileHref(job)}>
           {t('jobs.download_report')}
         </Button>
       )}
@@ -97,25 +126,37 @@ const useJob = (list: typeof API.devImportList, jobId: number | null) =>
     },
   });
 
-/** Toolbar button of product/device: xlsx import with owner company, template, progress and report. */
-export const DeviceImportButton = () => {
+/**
+ * Toolbar button of product/device: xlsx import with owner company, default product (for rows
+ * without a PK; the list's product filter first), template, progress and report. A refusal that
+ * names the company, the product or the file is shown on it.
+ */
+export const DeviceImportButton = ({ products, defaultPk }: { products: FieldOption[]; defaultPk?: string | undefined }) => {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const companies = useCompanyTreeData();
   const [open, setOpen] = useState(false);
   const [compId, setCompId] = useState<number | undefined>();
+  const [pk, setPk] = useState<string | undefined>();
   const [fileList, setFileList] = useState<UploadFile[]>([]);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
+  const [refused, setRefused] = useState<Partial<Record<ImportField, string>>>({});
   const job = useJob(API.devImportList, jobId);
   const current = job.data?.rows[0];
 
   const reset = () => {
     setCompId(undefined);
+    setPk(undefined);
     setFile(null);
     setFileList([]);
     setJobId(null);
+    setRefused({});
+  };
+  const show = () => {
+    if (jobId === null && pk === undefined && defaultPk) setPk(defaultPk);
+    setOpen(true);
   };
   const close = () => {
     setOpen(false);
@@ -124,17 +165,32 @@ export const DeviceImportButton = () => {
       reset();
     }
   };
+  /** A changed field drops its refusal. */
+  const changed = (field: ImportField) => setRefused(({ [field]: _gone, ...rest }) => rest);
+  /** Form.Item props of a field a refusal names. */
+  const refusalOf = (field: ImportField): Pick<FormItemProps, 'validateStatus' | 'help'> =>
+    refused[field] ? { validateStatus: 'error', help: refused[field] } : {};
+
   const start = async () => {
     if (!file || compId === undefined) return;
     setBusy(true);
+    setRefused({});
     try {
       const uploaded = await uploadImportFile(file);
-      const answer = await call(API.devImportAdd, { file_key: uploaded.key, file_name: file.name, comp_id: compId });
+      const answer = await call(API.devImportAdd, { file_key: uploaded.key, file_name: file.name, comp_id: compId, pk: pk || undefined });
       setJobId(answer.id);
       toastSuccess(t('jobs.import_started'));
     } catch (err) {
-      if (err instanceof ApiError && err.code === 406 && !err.fieldErrors) toastError(t('jobs.only_xlsx'));
-      else showApiError(err);
+      const fields = err instanceof ApiError ? err.fieldErrors : null;
+      const onFields = Object.entries(fields ?? {}).flatMap(([name, rule]) => {
+        const field = IMPORT_FIELDS[name];
+        return field ? [[field, refusalText(t, field, rule)] as const] : [];
+      });
+      const [first] = onFields;
+      if (first) {
+        setRefused(Object.fromEntries(onFields));
+        toastError(first[1]);
+      } else showApiError(err);
     } finally {
       setBusy(false);
     }
@@ -142,7 +198,7 @@ export const DeviceImportButton = () => {
 
   return (
     <>
-      <Button icon={<ImportOutlined />} onClick={() => setOpen(true)}>
+      <Button icon={<ImportOutlined />} onClick={show}>
         {t('jobs.import')}
       </Button>
       <Modal
@@ -172,27 +228,44 @@ export const DeviceImportButton = () => {
       >
         {jobId === null ? (
           <Form layout="vertical">
-            <Form.Item label={t('jobs.fields.comp_id')} required htmlFor="import-comp">
+            <Form.Item label={t('jobs.fields.comp_id')} required htmlFor="import-comp" {...refusalOf('comp_id')}>
               <TreeSelect
                 id="import-comp"
                 aria-label={t('jobs.fields.comp_id')}
                 treeData={companies}
                 value={compId}
-                onChange={(v: number) => setCompId(v)}
+                onChange={(v: number) => {
+                  setCompId(v);
+                  changed('comp_id');
+                }}
                 treeDefaultExpandAll
                 showSearch={{ treeNodeFilterProp: 'title' }}
                 placeholder={t('jobs.pick_company')}
               />
             </Form.Item>
+            <Form.Item label={t('jobs.fields.pk')} htmlFor="import-pk" extra={t('jobs.pk_hint')} {...refusalOf('pk')}>
+              <Select
+                id="import-pk"
+                aria-label={t('jobs.fields.pk')}
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                options={products.map((p) => ({ value: p.value, label: p.text ?? String(p.value) }))}
+                value={pk}
+                onChange={(v?: string) => {
+                  setPk(v);
+                  changed('pk');
+                }}
+              />
+            </Form.Item>
             <Form.Item label={t('jobs.template')}>
-              <Typography.Link href={TEMPLATE_URL} download>
+              <Typography.Link href={downloadHref(DOWNLOADS.importTemplate.path)} download>
                 <DownloadOutlined /> {t('jobs.download_template')}
               </Typography.Link>
               <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
                 {t('jobs.template_hint')}
               </Typography.Paragraph>
             </Form.Item>
-            <Form.Item label={t('jobs.file')} required extra={t('jobs.only_xlsx')}>
+            <Form.Item label={t('jobs.file')} required {...(refused.file ? refusalOf('file') : { extra: t('jobs.only_xlsx') })}>
               <Upload
                 accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
                 maxCount={1}
@@ -204,6 +277,7 @@ export const DeviceImportButton = () => {
                   }
                   setFile(f);
                   setFileList([{ uid: f.uid, name: f.name, status: 'done' }]);
+                  changed('file');
                   return false;
                 }}
                 onRemove={() => {
@@ -260,11 +334,11 @@ export const ExportJobsTable = ({ list }: { list: ExportDefs['list'] }) => {
           title: t('common.actions'),
           render: (_: unknown, row) =>
             row.state === ExportState.SUCCESS && row.download_path ? (
-              <Typography.Link href={downloadHref(row)}>
+              <Typography.Link href={jobFileHref(row)}>
                 <DownloadOutlined /> {t('jobs.download')}
               </Typography.Link>
             ) : row.state === ExportState.FAILURE ? (
-              <Typography.Text type="danger">{t(`jobs.errors.${row.error || 'internal'}`)}</Typography.Text>
+              <Typography.Text type="danger">{jobErrorText(t, row.error)}</Typography.Text>
             ) : null,
         },
       ]}

@@ -3,8 +3,8 @@ import { fileUrlOf, type UploadOutput } from '@iot/contract';
 import { Button, Image, Space, Typography, Upload, type UploadProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { requestHeaders } from '../../../lib/api';
 import { toastError } from '../../../lib/feedback';
-import { getToken } from '../../../lib/session';
 import { uploadErrorKey } from '../../../lib/upload-error';
 
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'webp', 'gif'];
@@ -19,8 +19,7 @@ const uploadImage = async (file: File): Promise<UploadOutput> => {
   const form = new FormData();
   form.append('folder', 'images');
   form.append('file', file, file.name);
-  const token = getToken();
-  const res = await fetch('/api/v2/oss/upload', { method: 'POST', headers: token ? { Authorization: `Bearer ${token}` } : {}, body: form });
+  const res = await fetch('/api/v2/oss/upload', { method: 'POST', headers: requestHeaders(), body: form });
   const body = (await res.json().catch(() => null)) as { code?: number; data?: UploadOutput } | null;
   if (!res.ok || body?.code !== 200 || !body.data)
     throw new Error(`Request failed with status code ${res.ok ? (body?.code ?? 500) : res.status}`);

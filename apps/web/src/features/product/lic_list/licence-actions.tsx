@@ -9,8 +9,8 @@ import { FormField } from '../../../components/form-field';
 import { type FormModel, formModel } from '../../../components/form-model';
 import type { CompanyTreeData } from '../../../components/pickers';
 import { ApiError, call, type PayloadOf, showApiError } from '../../../lib/api';
+import { downloadHref } from '../../../lib/downloads';
 import { toastSuccess } from '../../../lib/feedback';
-import { currentLanguage } from '../../../lib/i18n';
 import { type Payload, useApiMutation } from '../../../lib/resource';
 
 /**
@@ -19,9 +19,8 @@ import { type Payload, useApiMutation } from '../../../lib/resource';
  */
 export const downloadLicences = async (filters: PayloadOf<typeof API.licCodeExport>) => {
   const link = await call(API.licCodeExport, filters);
-  const q = new URLSearchParams({ ticket: link.download_ticket, lang: currentLanguage() });
   const a = document.createElement('a');
-  a.href = `/api/${link.download_path}?${q.toString()}`;
+  a.href = downloadHref(link.download_path, { ticket: link.download_ticket });
   a.download = '';
   document.body.appendChild(a);
   a.click();
