@@ -287,7 +287,7 @@ export const listStates = async (conn: Conn, scope: Scope, f: DeviceStateListInp
       .execute(),
     prefixTotal ?? counted(),
   ]);
-  return { rows: rows as DeviceStateRow[], count: Number(total.n) };
+  return { rows, count: Number(total.n) };
 };
 
 const selectStates = (conn: Conn) =>

@@ -231,7 +231,7 @@ export const listDevices = async (conn: Conn, scope: Scope, f: DeviceListInput, 
 };
 
 export const getDevices = async (conn: Conn, ids: number[]): Promise<DeviceRow[]> =>
-  ids.length === 0 ? [] : ((await selectDevices(conn).where('d.id', 'in', ids).execute()) as DeviceRow[]);
+  ids.length === 0 ? [] : await selectDevices(conn).where('d.id', 'in', ids).execute();
 
 /** One device in depth, in scope: by id, UID or MAC. */
 export const getDeviceInfo = async (

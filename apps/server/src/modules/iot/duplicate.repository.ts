@@ -73,7 +73,7 @@ export const listDuplicates = defineList(API.duplicateList, {
 });
 
 export const getDuplicates = async (conn: Conn, ids: number[]): Promise<DuplicateRow[]> =>
-  ids.length === 0 ? [] : ((await selectDuplicates(conn).where('x.id', 'in', ids).execute()) as DuplicateRow[]);
+  ids.length === 0 ? [] : await selectDuplicates(conn).where('x.id', 'in', ids).execute();
 
 export const duplicateEntity: AuditEntity = {
   idField: 'id',

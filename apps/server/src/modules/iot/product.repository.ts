@@ -189,7 +189,7 @@ export const listShares = async (conn: Conn, productId: number, page: { offset: 
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows as ProductShareRow[], count: Number(total.n) };
+  return { rows, count: Number(total.n) };
 };
 
 export const getShare = async (conn: Conn, productId: number, compId: number): Promise<ProductShareRow | undefined> =>

@@ -69,10 +69,10 @@ export const listUsers = defineList(API.accountList, {
 });
 
 export const getUsers = async (conn: Conn, ids: number[]): Promise<UserRow[]> =>
-  ids.length === 0 ? [] : ((await selectUsers(conn).where('u.id', 'in', ids).execute()) as UserRow[]);
+  ids.length === 0 ? [] : await selectUsers(conn).where('u.id', 'in', ids).execute();
 
 export const getUserInScope = async (conn: Conn, scope: Scope, id: number): Promise<UserRow | undefined> =>
-  (await selectUsers(conn).where('u.id', '=', id).where(inScope(scope, 'u.comp_id')).executeTakeFirst()) as UserRow | undefined;
+  selectUsers(conn).where('u.id', '=', id).where(inScope(scope, 'u.comp_id')).executeTakeFirst();
 
 export const getUserByPk = async (conn: Conn, id: number): Promise<UserRow | undefined> => (await getUsers(conn, [id]))[0];
 

@@ -42,15 +42,15 @@ export const listRoles = defineList(API.roleList, {
 });
 
 export const getRoles = async (conn: Conn, ids: number[]): Promise<RoleRow[]> =>
-  ids.length === 0 ? [] : ((await selectRoles(conn).where('r.id', 'in', ids).execute()) as RoleRow[]);
+  ids.length === 0 ? [] : await selectRoles(conn).where('r.id', 'in', ids).execute();
 
 /** A role the caller can see (system roles are visible to all). */
 export const getVisibleRole = async (conn: Conn, scope: Scope, id: number): Promise<RoleRow | undefined> =>
-  (await selectRoles(conn).where('r.id', '=', id).where(visibleRoles(scope)).executeTakeFirst()) as RoleRow | undefined;
+  selectRoles(conn).where('r.id', '=', id).where(visibleRoles(scope)).executeTakeFirst();
 
 /** A role the caller may change: custom roles of companies in scope. */
 export const getOwnedRole = async (conn: Conn, scope: Scope, id: number): Promise<RoleRow | undefined> =>
-  (await selectRoles(conn).where('r.id', '=', id).where(inScope(scope, 'r.comp_id')).executeTakeFirst()) as RoleRow | undefined;
+  selectRoles(conn).where('r.id', '=', id).where(inScope(scope, 'r.comp_id')).executeTakeFirst();
 
 export const menuKeysOfRole = async (conn: Conn, roleId: number): Promise<string[]> =>
   (
