@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 
-const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
+/** The value at an issue's path in a payload. */
+export const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
   path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), payload);
 
 /**
@@ -17,14 +18,14 @@ export const fieldErrorsOf = (error: z.ZodError, payload: unknown): Record<strin
     }
     const field = issue.path.map(String).join('.') || '_';
     if (fields[field]) continue;
-    const value = valueAt(payload, issue.path);
-    const isEmpty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-    fields[field] = ruleOf(issue, isEmpty);
+    fields[field] = ruleOfIssue(issue, valueAt(payload, issue.path));
   }
   return fields;
 };
 
-const ruleOf = (issue: z.core.$ZodIssue, isEmpty: boolean): string => {
+/** The rule one zod issue names, given the value it is about (blank values are `required`). */
+export const ruleOfIssue = (issue: z.core.$ZodIssue, value: unknown): string => {
+  const isEmpty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   if (issue.message.startsWith('format:') || issue.message.startsWith('one_of:') || issue.message === 'required') return issue.message;
   switch (issue.code) {
     case 'invalid_type':
@@ -39,6 +40,8 @@ const ruleOf = (issue: z.core.$ZodIssue, isEmpty: boolean): string => {
       return `one_of:${issue.values.map(String).join(',')}`;
     case 'invalid_union':
       return isEmpty ? 'required' : 'invalid';
+    case 'unrecognized_keys':
+      return 'unknown';
     default:
       return 'invalid';
   }

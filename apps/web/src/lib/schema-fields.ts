@@ -1,3 +1,4 @@
+import { ruleOfIssue, valueAt } from '@iot/contract';
 import { z } from 'zod';
 
 /**
@@ -161,36 +162,6 @@ export const describeFields = (schema: z.ZodType | undefined, values?: Record<st
 /** A value a form leaves blank: nothing, null, blank text or an empty list. */
 export const isBlank = (v: unknown): boolean =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
-
-const valueAt = (payload: unknown, path: PropertyKey[]): unknown =>
-  path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), payload);
-
-/**
- * The rule a zod issue names, as the server words it in a 406 answer (CONTRACT §3;
- * apps/server/src/platform/validation.ts), so both sides show the same message.
- */
-const ruleOfIssue = (issue: z.core.$ZodIssue, value: unknown): string => {
-  const isEmpty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-  if (issue.message.startsWith('format:') || issue.message.startsWith('one_of:') || issue.message === 'required') return issue.message;
-  switch (issue.code) {
-    case 'invalid_type':
-      return isEmpty ? 'required' : `type:${issue.expected}`;
-    case 'too_small':
-      return isEmpty ? 'required' : `too_small:${String(issue.minimum)}`;
-    case 'too_big':
-      return `too_big:${String(issue.maximum)}`;
-    case 'invalid_format':
-      return `format:${issue.format}`;
-    case 'invalid_value':
-      return `one_of:${issue.values.map(String).join(',')}`;
-    case 'invalid_union':
-      return isEmpty ? 'required' : 'invalid';
-    case 'unrecognized_keys':
-      return 'unknown';
-    default:
-      return 'invalid';
-  }
-};
 
 /**
  * A whole payload against its schema: accepted (typed as what the schema takes), or refused
