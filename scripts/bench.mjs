@@ -351,9 +351,9 @@ const main = async () => {
   if (failed) process.exitCode = 1;
 };
 
-// BENCH_SUITE=users|devices|jobs|stats|ingest|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
+// BENCH_SUITE=users|devices|jobs|stats|ingest|web|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
 // then the xlsx import and export (scripts/bench-import.mjs), then the device statistics (scripts/bench-stats.mjs),
-// then device state ingestion (scripts/bench-ingest.mjs).
+// then device state ingestion (scripts/bench-ingest.mjs), then the web console in Chromium (scripts/bench-web.mjs).
 const SUITE = process.env.BENCH_SUITE || 'all';
 if (SUITE === 'all' || SUITE === 'users') await main();
 if (SUITE === 'all' || SUITE === 'devices') {
@@ -373,5 +373,9 @@ if (SUITE === 'all' || SUITE === 'stats') {
 }
 if (SUITE === 'all' || SUITE === 'ingest') {
   const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-ingest.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  if (res.status !== 0) process.exitCode = 1;
+}
+if (SUITE === 'all' || SUITE === 'web') {
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-web.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (res.status !== 0) process.exitCode = 1;
 }
