@@ -97,8 +97,8 @@ export interface ListSpec<In, DB, TB extends keyof DB, O, RDB, RTB extends keyof
   defaultSort: SortSpec;
   /** The key's direction under the default order when it differs from it (pending first, then newest). */
   defaultKeyDirection?: 'asc' | 'desc';
-  /** The primary key column: pages are chosen by it and it breaks ties. */
-  key: string;
+  /** The primary key column, or the columns of a composite key: pages are chosen by it and it breaks ties. */
+  key: string | readonly string[];
   /** The row query (selections and display joins); the kit restricts it to the page's keys and orders it. */
   select: (conn: Conn, scope: Scope) => SelectQueryBuilder<RDB, RTB, R>;
   toRow: (r: R) => Row;
@@ -138,19 +138,17 @@ export const defineList = <D extends ApiDef, DB, TB extends keyof DB, O, RDB, RT
     const all = [...(scoped ? [scoped] : []), ...(opts?.where ?? []), ...conds];
     let base = spec.from(conn);
     for (const cond of all) base = base.where(cond);
-    const keys = base.select(sql<number>`${ref(spec.key)}`.as('page_key'));
+    const keyColumns = typeof spec.key === 'string' ? [spec.key] : spec.key;
+    const keyTuple = sql.join(keyColumns.map(ref));
+    const byKey = <Q extends { orderBy: (expr: ReturnType<typeof sql>, dir: 'asc' | 'desc') => Q }>(q: Q): Q =>
+      keyColumns.reduce((acc, column) => acc.orderBy(sql`${ref(column)}`, keyDirection), q);
+    const keys = base.select(keyColumns.map((column, i) => sql`${ref(column)}`.as(`page_key${i}`)));
     const page = opts?.unpaged
       ? keys
-      : keys
-          .orderBy(orderTerm(sort))
-          .orderBy(sql`${ref(spec.key)}`, keyDirection)
+      : byKey(keys.orderBy(orderTerm(sort)))
           .limit(pageSize)
           .offset(offset);
-    const rowsQuery = spec
-      .select(conn, scope)
-      .where(sql<SqlBool>`${ref(spec.key)} in (${page})`)
-      .orderBy(orderTerm(sort))
-      .orderBy(sql`${ref(spec.key)}`, keyDirection);
+    const rowsQuery = byKey(spec.select(conn, scope).where(sql<SqlBool>`(${keyTuple}) in (${page})`).orderBy(orderTerm(sort)));
     const count =
       spec.unfilteredCount && conds.length === 0
         ? spec.unfilteredCount(conn, scope)

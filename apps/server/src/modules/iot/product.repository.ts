@@ -176,21 +176,16 @@ const selectShares = (conn: Conn) =>
     .innerJoin('company as c', 'c.comp_id', 's.comp_id')
     .select(['s.product_id', 's.comp_id', 'c.comp_name', 's.gmt_create']);
 
-/** Default order: oldest share first; ties by company. */
-export const listShares = async (conn: Conn, productId: number, page: { offset: number; limit: number }) => {
-  const base = conn.selectFrom('product_share as s').where('s.product_id', '=', productId);
-  const [rows, total] = await Promise.all([
-    selectShares(conn)
-      .where('s.product_id', '=', productId)
-      .orderBy('s.gmt_create')
-      .orderBy('s.comp_id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(total.n) };
-};
+/** The companies a product is shared with (the caller checked it owns the product); oldest share first. */
+export const listShares = defineList(API.productShareList, {
+  from: (conn) => conn.selectFrom('product_share as s'),
+  filters: { product_id: eq('s.product_id') },
+  sorts: { gmt_create: 's.gmt_create', comp_id: 's.comp_id' },
+  defaultSort: { column: 's.gmt_create', direction: 'asc' },
+  key: ['s.product_id', 's.comp_id'],
+  select: selectShares,
+  toRow: (r) => r,
+});
 
 export const getShare = async (conn: Conn, productId: number, compId: number): Promise<ProductShareRow | undefined> =>
   (await selectShares(conn).where('s.product_id', '=', productId).where('s.comp_id', '=', compId).executeTakeFirst()) as

@@ -1,4 +1,4 @@
-import { API, ErrorCode, resolvePaging } from '@iot/contract';
+import { API, ErrorCode } from '@iot/contract';
 import type { RequestContext } from '../../platform/context.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
 import { changesOf } from '../../platform/list.js';
@@ -127,8 +127,7 @@ export const productRoutes: Route[] = [
     if (!product) throw notFound('product');
     // Whom a product is shared with is the owner's business.
     if (product.shared) throw new AppError(ErrorCode.NO_PERMISSION, 'A shared product is read-only');
-    const { offset, pageSize } = resolvePaging(input);
-    return listShares(ctx.conn, input.product_id, { offset, limit: pageSize });
+    return listShares(ctx.conn, ctx.scope, input);
   }),
 
   route(
