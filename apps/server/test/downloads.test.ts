@@ -92,6 +92,21 @@ describe('refusals', () => {
     expect((await answerOf(await t.raw('/api/v2/iot/file/999999/device-export.xlsx', auth))).body.code).toBe(406);
   });
 
+  it('a company the caller cannot see: 406 {comp_id: not_found}, as the JSON statistics call answers', async () => {
+    const now = nowSeconds();
+    const query = `gmt_start=${now - 86_400}&gmt_end=${now}&comp_id=1999999999`;
+    const file = await answerOf(
+      await t.raw(`/api/v2/iot/dev/statistics.xlsx?${query}`, { headers: { authorization: `Bearer ${t.adminToken}` } }),
+    );
+    expect(file.body).toMatchObject({ code: 406, msg: 'company does not exist', data: { fields: { comp_id: 'not_found' } } });
+    const json = await t.call(
+      'v2/iot/dev/statistics/get',
+      { gmt_start: now - 86_400, gmt_end: now, comp_id: 1_999_999_999 },
+      { token: t.adminToken },
+    );
+    expect(json).toMatchObject({ code: 406, msg: 'company does not exist', data: { fields: { comp_id: 'not_found' } } });
+  });
+
   it('a ticket opens only the download it was issued for, with the input it fixes', async () => {
     const ticket = encodeURIComponent(exportJob.download_ticket);
     expect((await t.raw(`/api/${exportJob.download_path}?ticket=${ticket}`, {})).status).toBe(200);

@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { type DownloadDef, ErrorCode, fieldErrorsOf, requestLanguage } from '@iot/contract';
+import { companyRefFieldsOf, type DownloadDef, ErrorCode, fieldErrorsOf, requestLanguage } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RequestContext, Services, Session } from './context.js';
 import { readTicket } from './download-ticket.js';
 import { AppError } from './errors.js';
-import { scopeOf } from './scope.js';
+import { assertCompanyRefs, scopeOf } from './scope.js';
 import { assertAccess } from './transport.js';
 
 /** What a download handler answers; the mechanism writes the headers. */
@@ -100,6 +100,10 @@ export const registerDownloads = (app: FastifyInstance, services: Services, down
     const payload = { ...given, ...caller.fixed };
     const parsed = def.input.safeParse(payload);
     if (!parsed.success) throw new AppError(ErrorCode.BAD_PARAMS, 'Wrong parameters', { fields: fieldErrorsOf(parsed.error, payload) });
+    // Declared company references, checked as on every JSON path (406 {field: not_found}).
+    const refs = companyRefFieldsOf(def.input);
+    if (refs.length > 0 && caller.scope.kind !== 'none')
+      await assertCompanyRefs(services.db, caller.scope, parsed.data as Record<string, unknown>, refs);
     const ctx: RequestContext = {
       conn: services.db,
       session: caller.session,

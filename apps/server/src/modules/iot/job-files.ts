@@ -4,9 +4,9 @@ import type { Services } from '../../platform/context.js';
 import { type Download, download } from '../../platform/downloads.js';
 import { notFound } from '../../platform/errors.js';
 import { attachRunner, createJobRunner, type JobRunnerOptions } from '../../platform/jobs.js';
-import { inScope } from '../../platform/scope.js';
 import { exportHandler } from './device-export.job.js';
 import { deviceImportHandler } from './device-import.job.js';
+import { findJobInScope } from './job.repository.js';
 import { buildImportTemplate } from './xlsx.js';
 
 export const JOB_HANDLERS = {
@@ -30,13 +30,7 @@ export const jobServicesOf = (app: FastifyInstance): Services => {
  */
 const jobFile = (kind: JobKind): Download =>
   download(JOB_FILE_DOWNLOADS[kind], async (ctx, input) => {
-    const job = await ctx.conn
-      .selectFrom('job')
-      .select(['id', 'kind', 'state', 'output_key'])
-      .where('id', '=', input.id)
-      .where('kind', '=', kind)
-      .where(inScope(ctx.scope, 'comp_id'))
-      .executeTakeFirst();
+    const job = await findJobInScope(ctx.conn, ctx.scope, kind, input.id);
     const stream = job?.state === 'done' && job.output_key ? await ctx.services.storage.open(job.output_key) : null;
     if (!job || !stream) throw notFound('file');
     return { body: stream, size: await ctx.services.storage.size(job.output_key), name: `${kind}-${job.id}.xlsx` };

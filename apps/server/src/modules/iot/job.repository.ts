@@ -13,6 +13,7 @@ import type { Scope, Services } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import { issueTicket } from '../../platform/download-ticket.js';
 import { defineList, eq } from '../../platform/list.js';
+import { inScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import type { AuditEntity } from '../../platform/transport.js';
 
@@ -158,6 +159,16 @@ export const listJobs = async (conn: Conn, services: Services, scope: Scope, kin
   const page = await jobList(conn, scope, input, { where: [sql<SqlBool>`j.kind = ${kind}`] });
   return { ...page, rows: page.rows.map((r) => withTicket(services, r)) };
 };
+
+/** A job of one kind in the caller's scope (its file's download). */
+export const findJobInScope = (conn: Conn, scope: Scope, kind: JobKind, id: number) =>
+  conn
+    .selectFrom('job')
+    .select(['id', 'kind', 'state', 'output_key'])
+    .where('id', '=', id)
+    .where('kind', '=', kind)
+    .where(inScope(scope, 'comp_id'))
+    .executeTakeFirst();
 
 export const getJobRow = async (conn: Conn, services: Services, id: number): Promise<JobRow | undefined> => {
   const row = await conn

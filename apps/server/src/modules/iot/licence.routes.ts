@@ -5,7 +5,6 @@ import type { RequestContext } from '../../platform/context.js';
 import { issueTicket } from '../../platform/download-ticket.js';
 import { type Download, download } from '../../platform/downloads.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
-import { isCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
 import { visibleProductPks } from './device.repository.js';
@@ -77,12 +76,9 @@ export const licenceRoutes: Route[] = [
   route(
     API.licCodeAdd,
     async (ctx, input) => {
-      const [pks, company] = await Promise.all([
-        visibleProductPks(ctx.conn, ctx.scope, [input.pk]),
-        isCompanyInScope(ctx.conn, ctx.scope, input.comp_id),
-      ]);
+      // comp_id is a declared company reference (checked by the transport).
+      const pks = await visibleProductPks(ctx.conn, ctx.scope, [input.pk]);
       if (!pks.has(input.pk)) throw badParams({ pk: 'not_found' }, 'product does not exist');
-      if (!company) throw badParams({ comp_id: 'not_found' }, 'company does not exist');
       return insertBatch(ctx.conn, {
         pk: input.pk,
         compId: input.comp_id,
