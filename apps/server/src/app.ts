@@ -14,6 +14,7 @@ import { licenceDownloads, licenceRoutes } from './modules/iot/licence.routes.js
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
+import { pushRoutes } from './modules/push/push.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
@@ -49,6 +50,7 @@ export const ROUTES: Route[] = [
   ...productRoutes,
   ...licenceRoutes,
   ...uploadRoutes,
+  ...pushRoutes,
 ];
 
 export interface BuildAppOptions {
