@@ -1,60 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailProvider, type EmailConfig } from '../src/platform/delivery/adapters/email.js';
 import { render } from '../src/platform/delivery/render.js';
-import { refusedUrl, selfSignedCert } from './delivery-stand-ins.js';
-
-interface Mail {
-  from: string | undefined;
-  to: string | undefined;
-  subject: string | undefined;
-  text: string | undefined;
-  html: string | false | undefined;
-  deliveryId: unknown;
-  user: string | undefined;
-}
-
-const USER = 'alerts@example.com';
-const PASSWORD = 'smtp-Pa55word-0123';
-
-/** An SMTP server that takes one login and parses what it receives. */
-const startSmtp = async (extra: Partial<SMTPServerOptions> = {}) => {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authMethods: ['PLAIN', 'LOGIN'],
-    allowInsecureAuth: true,
-    disabledCommands: extra.secure ? [] : ['STARTTLS'],
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === USER && auth.password === PASSWORD) callback(null, { user: auth.username });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          mails.push({
-            from: parsed.from?.text,
-            to: Array.isArray(parsed.to) ? parsed.to.map((t) => t.text).join(', ') : parsed.to?.text,
-            subject: parsed.subject,
-            text: parsed.text,
-            html: parsed.html,
-            deliveryId: parsed.headers.get('x-delivery-id'),
-            user: typeof session.user === 'string' ? session.user : undefined,
-          });
-          callback();
-        })
-        .catch(callback);
-    },
-    ...extra,
-  });
-  // Clients that give up (the untrusted-certificate test) show up as server errors.
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = (server as unknown as { server: { address(): AddressInfo } }).server.address();
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-};
+import { PASSWORD, refusedUrl, selfSignedCert, startSmtp, USER } from './delivery-stand-ins.js';
 
 describe('email (SMTP)', () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;

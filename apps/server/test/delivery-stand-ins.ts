@@ -5,6 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
 /**
  * Local stand-ins for the delivery providers: each checks a request the way the provider
@@ -128,4 +130,54 @@ export const selfSignedCert = (): { key: string; cert: string } => {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+};
+
+export interface Mail {
+  from: string | undefined;
+  to: string | undefined;
+  subject: string | undefined;
+  text: string | undefined;
+  html: string | false | undefined;
+  deliveryId: unknown;
+  user: string | undefined;
+}
+
+export const USER = 'alerts@example.com';
+export const PASSWORD = 'smtp-Pa55word-0123';
+
+/** An SMTP server that takes one login and parses what it receives. */
+export const startSmtp = async (extra: Partial<SMTPServerOptions> = {}) => {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: true,
+    disabledCommands: extra.secure ? [] : ['STARTTLS'],
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === USER && auth.password === PASSWORD) callback(null, { user: auth.username });
+      else callback(new Error('Invalid username or password'));
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          mails.push({
+            from: parsed.from?.text,
+            to: Array.isArray(parsed.to) ? parsed.to.map((t) => t.text).join(', ') : parsed.to?.text,
+            subject: parsed.subject,
+            text: parsed.text,
+            html: parsed.html,
+            deliveryId: parsed.headers.get('x-delivery-id'),
+            user: typeof session.user === 'string' ? session.user : undefined,
+          });
+          callback();
+        })
+        .catch(callback);
+    },
+    ...extra,
+  });
+  // Clients that give up (the untrusted-certificate test) show up as server errors.
+  server.on('error', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = (server as unknown as { server: { address(): AddressInfo } }).server.address();
+  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 };

@@ -1,6 +1,7 @@
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 import type { Messages } from './en';
@@ -496,6 +497,7 @@ const zhCN: Messages = {
   device_state: device_stateArea.zhCN,
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
+  ...messagingArea.zhCN,
 };
 
 export default zhCN;

@@ -1,6 +1,7 @@
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 import type { Messages } from './en';
@@ -496,6 +497,7 @@ const zhTW: Messages = {
   device_state: device_stateArea.zhTW,
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
+  ...messagingArea.zhTW,
 };
 
 export default zhTW;

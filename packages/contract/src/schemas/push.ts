@@ -3,14 +3,19 @@ import { id, int, oneOf, pagingSchema, requiredText, safeString, secret, text, t
 import { companyRef } from './company-ref.js';
 import { crudSchemas } from './crud.js';
 
+/** The languages the console offers for messages; the API takes any well-formed code (`pt-BR`). */
+export const MESSAGE_LANGUAGES = ['en', 'zh-CN', 'zh-TW', 'ja', 'ko', 'de', 'fr', 'es', 'pt', 'ru', 'it', 'th', 'vi', 'id', 'ar'] as const;
+
 /** A message's language: `en`, `zh-CN`, `zh-TW`, `ja`, `pt-BR` … (the recipient's). */
 export const langCode = () =>
-  z.preprocess(
-    toText,
-    safeString()
-      .trim()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$/, { message: 'format:lang' }),
-  );
+  z
+    .preprocess(
+      toText,
+      safeString()
+        .trim()
+        .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$/, { message: 'format:lang' }),
+    )
+    .meta({ enum: [...MESSAGE_LANGUAGES] });
 
 /** SPEC §4: notice template types 1–10, message template types 1–12, alarm types 1–7. */
 export const NOTICE_TEMPLATE_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
@@ -190,3 +195,17 @@ export const pushRecordListInput = pagingSchema
     source: text(64).optional(),
   })
   .extend(timeRangeSchema.shape);
+
+/** A test send through one platform: a fixed message, or a template rendered with sample values. */
+export const pushPlatformTestInput = z.object({
+  id: id(),
+  recipient: requiredText(255),
+  template_id: id().optional(),
+  lang: langCode().optional(),
+});
+/** A template sent with sample values through a platform of its channel. */
+export const pushTemplateTestInput = z.object({
+  id: id(),
+  platform_id: id(),
+  recipient: requiredText(255),
+});
