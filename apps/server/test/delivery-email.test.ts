@@ -106,3 +106,12 @@ describe('email over implicit TLS (ssl)', () => {
     await smtp.close();
   });
 });
+
+describe('benchSmtp', () => {
+  it('sends every message through the pooled transport to its own server', async () => {
+    const { benchSmtp } = await import('../src/platform/delivery/bench.js');
+    const result = await benchSmtp({ messages: 40, concurrency: 8, maxConnections: 2 });
+    expect(result).toMatchObject({ sent: 40, failed: 0, received: 40 });
+    expect(result.perSecond).toBeGreaterThan(0);
+  });
+});

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAliyunSmsProvider } from '../src/platform/delivery/adapters/aliyun-sms.js';
 import { createFcmProvider } from '../src/platform/delivery/adapters/fcm.js';
 import { createOppoProvider } from '../src/platform/delivery/adapters/oppo.js';
+import { createTencentSmsProvider } from '../src/platform/delivery/adapters/tencent-sms.js';
 import { createWebhookProvider, verifyWebhookSignature } from '../src/platform/delivery/adapters/webhook.js';
 import { createXiaomiProvider } from '../src/platform/delivery/adapters/xiaomi.js';
 import type { DeliveryResult } from '../src/platform/delivery/provider.js';
@@ -172,6 +173,104 @@ describe('Aliyun SMS', () => {
     });
     expect(await sms.send(config(), msg, { to: '1111' })).toMatchObject({ ok: false, retryable: true, code: 'isv.BUSINESS_LIMIT_CONTROL' });
     expect(await sms.send(config(), { title: '', body: '' }, { to: '1' })).toMatchObject({ ok: false, retryable: false, code: 'CONFIG' });
+  });
+});
+
+describe('Tencent Cloud SMS', () => {
+  const SECRETS: Record<string, string> = { AKIDexampleSecretId: 'tencent-SecretKey-0123456789' };
+  let standIn: HttpStandIn;
+  const sms = createTencentSmsProvider();
+
+  const hmac = (key: string | Buffer, text: string) => crypto.createHmac('sha256', key).update(text).digest();
+  const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+  /** Tencent's TC3-HMAC-SHA256 check, from the API 3.0 signature document. */
+  const check = (req: Received) => {
+    const auth =
+      /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d\d-\d\d)\/sms\/tc3_request, SignedHeaders=([a-z;-]+), Signature=([0-9a-f]{64})$/.exec(
+        String(req.headers.authorization ?? ''),
+      );
+    const fault = (Code: string, Message: string) => ({ status: 200, body: { Response: { Error: { Code, Message }, RequestId: 'r' } } });
+    if (!auth) return fault('AuthFailure.InvalidAuthorization', 'Authorization header is malformed');
+    const [, secretId = '', date = '', signedHeaders = '', signature] = auth;
+    const secret = SECRETS[secretId];
+    if (!secret) return fault('AuthFailure.SecretIdNotFound', 'The SecretId is not found');
+    const timestamp = String(req.headers['x-tc-timestamp']);
+    if (new Date(Number(timestamp) * 1000).toISOString().slice(0, 10) !== date) return fault('AuthFailure.SignatureFailure', 'date');
+    const headers = signedHeaders.split(';');
+    const canonicalHeaders = headers
+      .map(
+        (h) =>
+          `${h}:${String(req.headers[h] ?? '')
+            .trim()
+            .toLowerCase()}\n`,
+      )
+      .join('');
+    const canonicalRequest = ['POST', '/', '', canonicalHeaders, signedHeaders, sha(req.body)].join('\n');
+    const stringToSign = ['TC3-HMAC-SHA256', timestamp, `${date}/sms/tc3_request`, sha(canonicalRequest)].join('\n');
+    const key = hmac(hmac(hmac(`TC3${secret}`, date), 'sms'), 'tc3_request');
+    if (crypto.createHmac('sha256', key).update(stringToSign).digest('hex') !== signature) {
+      return fault('AuthFailure.SignatureFailure', 'The provided credentials could not be validated.');
+    }
+    if (req.headers['x-tc-action'] !== 'SendSms' || req.headers['x-tc-version'] !== '2021-01-11') return fault('InvalidAction', 'action');
+    const { PhoneNumberSet } = JSON.parse(req.body) as { PhoneNumberSet: string[] };
+    const to = PhoneNumberSet[0] ?? '';
+    const sendStatus =
+      to === '+860'
+        ? { Code: 'InvalidParameterValue.IncorrectPhoneNumber', Message: 'incorrect phone number', PhoneNumber: to }
+        : { SerialNo: '5000:1045710669157053657849499619', PhoneNumber: to, Fee: 1, Code: 'Ok', Message: 'send success', IsoCode: 'CN' };
+    return { status: 200, body: { Response: { SendStatusSet: [sendStatus], RequestId: 'a0aabda6-cf91-4f3e-a81f-9198114a2279' } } };
+  };
+
+  beforeAll(async () => {
+    standIn = await startHttpStandIn(check);
+  });
+  afterAll(() => standIn.close());
+
+  const config = () => ({
+    secret_id: 'AKIDexampleSecretId',
+    secret_key: 'tencent-SecretKey-0123456789',
+    app_id: '1400006666',
+    sign_name: '智能看家',
+    endpoint: standIn.url,
+  });
+
+  it('sends a TC3-signed SendSms with positional template parameters', async () => {
+    const result = await sms.send(
+      config(),
+      { title: '', body: '', templateCode: '449739', params: { code: '428913', minutes: '10' }, id: 'rec-3' },
+      { to: '+8613800138000' },
+    );
+    expect(result).toEqual({ ok: true, providerId: '5000:1045710669157053657849499619' });
+    const req = standIn.received.at(-1)!;
+    expect(req.headers['x-tc-region']).toBe('ap-guangzhou');
+    expect(JSON.parse(req.body)).toEqual({
+      PhoneNumberSet: ['+8613800138000'],
+      SmsSdkAppId: '1400006666',
+      SignName: '智能看家',
+      TemplateId: '449739',
+      TemplateParamSet: ['428913', '10'],
+      SessionContext: 'rec-3',
+    });
+  });
+
+  it('a wrong secret fails the signature: not retried, secret not in the error', async () => {
+    const result = await sms.send(
+      { ...config(), secret_key: 'tencent-Wrong-Key-1' },
+      { title: '', body: '', templateCode: '1' },
+      { to: '+8613800138000' },
+    );
+    expect(result).toMatchObject({ ok: false, retryable: false, code: 'AuthFailure.SignatureFailure' });
+    expect(errorOf(result)).not.toContain('tencent-Wrong-Key-1');
+  });
+
+  it('a bad number is final and marks the recipient invalid', async () => {
+    expect(await sms.send(config(), { title: '', body: '', templateCode: '1' }, { to: '+860' })).toMatchObject({
+      ok: false,
+      retryable: false,
+      code: 'InvalidParameterValue.IncorrectPhoneNumber',
+      invalidRecipient: true,
+    });
   });
 });
 
@@ -425,6 +524,11 @@ describe('every HTTP provider', () => {
         { ...alarm, templateCode: 'SMS_1' },
         { to: '1' },
       ),
+      providers.sms_tencent.send(
+        { secret_id: 'id', secret_key: 'tencent-refused-5', app_id: '1400', sign_name: 's', endpoint: url },
+        { ...alarm, templateCode: '1' },
+        { to: '1' },
+      ),
       providers.xiaomi.send({ app_secret: 'xm-refused-3', package_name: 'p', endpoint: url }, alarm, { to: 'r' }),
       providers.oppo.send({ app_key: 'k', master_secret: 'oppo-refused-4', endpoint: url }, alarm, { to: 'r' }),
       providers.fcm.send(
@@ -471,7 +575,11 @@ describe('every HTTP provider', () => {
       retryable: false,
       error: 'webhook: invalid config: endpoint, secret_key',
     });
-    expect(await send('sms_tencent', {}, alarm, { to: 'u' })).toMatchObject({ ok: false, code: 'CONFIG' });
+    expect(await send('sms_tencent', {}, alarm, { to: 'u' })).toMatchObject({
+      ok: false,
+      code: 'CONFIG',
+      error: 'sms_tencent: invalid config: secret_id, secret_key, app_id, sign_name',
+    });
     await close();
   });
 });

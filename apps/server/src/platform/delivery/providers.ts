@@ -3,6 +3,7 @@ import { createApnsProvider } from './adapters/apns.js';
 import { createEmailProvider, type EmailProviderOptions } from './adapters/email.js';
 import { createFcmProvider } from './adapters/fcm.js';
 import { createOppoProvider } from './adapters/oppo.js';
+import { createTencentSmsProvider } from './adapters/tencent-sms.js';
 import { createWebhookProvider } from './adapters/webhook.js';
 import { createXiaomiProvider } from './adapters/xiaomi.js';
 import { type DeliveryMessage, type DeliveryResult, fail, type ProviderKind, type Recipient } from './provider.js';
@@ -17,6 +18,7 @@ export const createProviders = (options: EmailProviderOptions = {}) => {
     email: createEmailProvider(options),
     webhook: createWebhookProvider(options),
     sms_aliyun: createAliyunSmsProvider(options),
+    sms_tencent: createTencentSmsProvider(options),
     apns: createApnsProvider(options),
     fcm: createFcmProvider(options),
     xiaomi: createXiaomiProvider(options),

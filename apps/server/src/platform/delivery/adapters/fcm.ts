@@ -87,6 +87,9 @@ const fcmErrorCode = (json: unknown): string | undefined => {
 
 export const createFcmProvider = (options: ProviderOptions = {}) => {
   const tokens = new Map<string, { token: string; expiresAt: number }>();
+  // Tokens per account and key; the key is hashed rather than held as a map key.
+  const tokenKey = (c: FcmConfig) =>
+    crypto.createHash('sha256').update(`${c.client_email}\n${c.token_uri}\n${c.private_key}`).digest('base64url');
 
   const fetchAccessToken = async (ctx: AdapterContext, c: FcmConfig): Promise<string> => {
     const tokenUri = c.token_uri ?? GOOGLE_TOKEN_URI;
@@ -117,9 +120,6 @@ export const createFcmProvider = (options: ProviderOptions = {}) => {
     tokens.set(tokenKey(c), { token, expiresAt: Date.now() + Math.max(0, expiresIn - 60) * 1000 });
     return token;
   };
-
-  const tokenKey = (c: FcmConfig) =>
-    crypto.createHash('sha256').update(`${c.client_email}\n${c.token_uri}\n${c.private_key}`).digest('base64url');
 
   return defineProvider(
     {
