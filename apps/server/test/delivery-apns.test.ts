@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { render } from '@iot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApnsConfig, createApnsProvider } from '../src/platform/delivery/adapters/apns.js';
 import type { DeliveryResult } from '../src/platform/delivery/provider.js';
-import { render } from '../src/platform/delivery/render.js';
 import { ecKeyPair, jwtParts, refusedUrl, selfSignedCert } from './delivery-stand-ins.js';
 
 const KEY_ID = 'ABC123DEFG';

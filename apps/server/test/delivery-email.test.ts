@@ -1,6 +1,6 @@
+import { render } from '@iot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailProvider, type EmailConfig } from '../src/platform/delivery/adapters/email.js';
-import { render } from '../src/platform/delivery/render.js';
 import { PASSWORD, refusedUrl, selfSignedCert, startSmtp, USER } from './delivery-stand-ins.js';
 
 describe('email (SMTP)', () => {

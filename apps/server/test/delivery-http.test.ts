@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { render } from '@iot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAliyunSmsProvider } from '../src/platform/delivery/adapters/aliyun-sms.js';
 import { createFcmProvider } from '../src/platform/delivery/adapters/fcm.js';
@@ -8,7 +9,6 @@ import { createWebhookProvider, verifyWebhookSignature } from '../src/platform/d
 import { createXiaomiProvider } from '../src/platform/delivery/adapters/xiaomi.js';
 import type { DeliveryResult } from '../src/platform/delivery/provider.js';
 import { createProviders } from '../src/platform/delivery/providers.js';
-import { render } from '../src/platform/delivery/render.js';
 import { formOf, type HttpStandIn, jwtParts, type Received, refusedUrl, rsaKeyPair, startHttpStandIn } from './delivery-stand-ins.js';
 
 const errorOf = (r: DeliveryResult) => (r.ok ? '' : r.error);

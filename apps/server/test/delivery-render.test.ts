@@ -1,5 +1,5 @@
+import { escapeHtml, normalizeLang, pickTemplate, placeholdersOf, render, TEMPLATE_PARAM_GROUPS } from '@iot/contract';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, normalizeLang, pickTemplate, placeholdersOf, render, TEMPLATE_PARAM_GROUPS } from '../src/platform/delivery/render.js';
 import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy, retryDelayMs } from '../src/platform/delivery/retry.js';
 
 describe('render', () => {

@@ -29,8 +29,6 @@ export const PUSH_CHANNELS = [1, 2, 3, 4] as const;
 /** The provider a push platform speaks to (`platform`). */
 export const PUSH_PROVIDERS = ['smtp', 'aliyun_sms', 'apns', 'fcm', 'xiaomi', 'oppo', 'webhook'] as const;
 export type PushProvider = (typeof PUSH_PROVIDERS)[number];
-/** Template parameter groups (SPEC §4). */
-export const TEMPLATE_PARAM_GROUPS = ['system', 'total_count', 'alarm'] as const;
 
 const lang = langCode().default('en');
 const enabled = oneOf([1, 2]).default(1);
@@ -129,7 +127,7 @@ export const pushTemplate = crudSchemas({
     name: requiredText(64),
     code: requiredText(64),
     lang,
-    param: z.enum(TEMPLATE_PARAM_GROUPS).default('system'),
+    param: z.enum(['system', 'total_count', 'alarm']).default('system'),
     title: text(255).default(''),
     body: requiredText(4000),
     type: oneOf(PUSH_CHANNELS),

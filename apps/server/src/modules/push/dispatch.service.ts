@@ -1,14 +1,4 @@
-import {
-  escapeHtml,
-  PushChannel,
-  type PushProvider,
-  PushState,
-  pickLanguage,
-  renderTemplate,
-  SAMPLE_PARAMS,
-  TEMPLATE_PARAMS,
-  type TemplateParamGroup,
-} from '@iot/contract';
+import { PushChannel, type PushProvider, PushState, pickTemplate, render } from '@iot/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
@@ -176,16 +166,12 @@ export const queueRecord = async (conn: Conn, record: NewRecord) => {
 
 /** The message of a template for a recipient's language: its code's template in that language, else a fallback. */
 const renderFor = async (conn: Conn, templateId: number, lang: string, params: Record<string, string>, channel: number) => {
-  const picked = pickLanguage(await templateLanguages(conn, templateId), lang);
+  const picked = pickTemplate(await templateLanguages(conn, templateId), lang);
   if (!picked) return null;
-  const t = picked.row;
+  const t = picked.template;
   const html = channel === PushChannel.EMAIL && /<[a-z][\s\S]*>/i.test(t.body);
-  return {
-    template: t,
-    fellBack: picked.fellBack,
-    title: renderTemplate(t.title, params).text,
-    body: renderTemplate(t.body, params, html ? escapeHtml : undefined).text,
-  };
+  const rendered = render(t, params, { lang: t.lang, html });
+  return { template: t, fellBack: picked.fellBack, title: rendered.title, body: rendered.body };
 };
 
 export interface EventMessage {
@@ -231,10 +217,6 @@ export const queueEvent = async (conn: Conn, event: EventMessage, log?: FastifyB
   if (ids.length > 0) log?.debug({ records: ids.length, source: event.source }, 'messages queued');
   return ids;
 };
-
-/** Sample values of a template's parameter group (test sends). */
-export const sampleParams = (group: string) =>
-  Object.fromEntries((TEMPLATE_PARAMS[group as TemplateParamGroup] ?? TEMPLATE_PARAMS.system).map((n) => [n, SAMPLE_PARAMS[n] ?? n]));
 
 /**
  * A test send: recorded and sent at once (not through the queue), so the console shows the

@@ -1,9 +1,12 @@
-import { API, exportLabelsOf, renderTemplate } from '@iot/contract';
+import { API, exportLabelsOf, render, sampleParams } from '@iot/contract';
 import { badParams, notFound } from '../../platform/errors.js';
 import { type Route, route } from '../../platform/transport.js';
-import { sampleParams, sendTest } from './dispatch.service.js';
+import { sendTest } from './dispatch.service.js';
 import { eventCfgs, msgPlatforms, msgTemplates, noticeTemplates, pushLinks, pushPlatforms, pushTemplates } from './push.repository.js';
 import { getRecord, listPushRecords } from './record.repository.js';
+
+/** The title and body of a rendered template. */
+const pick = ({ title, body }: { title: string; body: string }) => ({ title, body });
 
 export const pushRoutes: Route[] = [
   ...pushPlatforms.routes,
@@ -32,8 +35,7 @@ export const pushRoutes: Route[] = [
       recipient: input.recipient,
       lang,
       lang_fallback: false,
-      title: renderTemplate(template?.title ?? labels.title, params).text,
-      body: renderTemplate(template?.body ?? labels.body, params).text,
+      ...pick(render({ title: template?.title ?? labels.title, body: template?.body ?? labels.body }, params, { lang })),
       params,
       source: 'test',
     });
@@ -57,8 +59,7 @@ export const pushRoutes: Route[] = [
       recipient: input.recipient,
       lang: template.lang,
       lang_fallback: false,
-      title: renderTemplate(template.title, params).text,
-      body: renderTemplate(template.body, params).text,
+      ...pick(render(template, params, { lang: template.lang })),
       params,
       source: 'test',
     });

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { render } from '@iot/contract';
 import { createEmailProvider } from './adapters/email.js';
-import { render } from './render.js';
 
 /**
  * Email throughput through the real adapter: a local SMTP server (smtp-server, a dev

@@ -3,6 +3,25 @@
  * A dispatcher job uses `createProviders()` once (it keeps connections and tokens), maps a
  * push platform row onto the provider's config fields, and stores each DeliveryResult.
  */
+
+export {
+  escapeHtml,
+  isKnownTemplateParam,
+  type LangMatch,
+  normalizeLang,
+  type PickedTemplate,
+  pickTemplate,
+  placeholdersOf,
+  type Rendered,
+  type RenderOptions,
+  render,
+  TEMPLATE_PARAM_GROUPS,
+  type TemplateParamGroup,
+  type TemplateParamName,
+  type TemplateParams,
+  type TemplateText,
+  type TemplateValue,
+} from '@iot/contract';
 export { type AliyunSmsConfig, aliyunSmsConfigSchema, createAliyunSmsProvider } from './adapters/aliyun-sms.js';
 export { type ApnsConfig, apnsConfigSchema, createApnsProvider } from './adapters/apns.js';
 export { createEmailProvider, type EmailConfig, type EmailProviderOptions, emailConfigSchema } from './adapters/email.js';
@@ -32,22 +51,4 @@ export {
   redact,
 } from './provider.js';
 export { createProviders, type Providers } from './providers.js';
-export {
-  escapeHtml,
-  isKnownTemplateParam,
-  type LangMatch,
-  normalizeLang,
-  type PickedTemplate,
-  pickTemplate,
-  placeholdersOf,
-  type Rendered,
-  type RenderOptions,
-  render,
-  TEMPLATE_PARAM_GROUPS,
-  type TemplateParamGroup,
-  type TemplateParamName,
-  type TemplateParams,
-  type TemplateText,
-  type TemplateValue,
-} from './render.js';
 export { type AttemptOutcome, DEFAULT_RETRY_POLICY, nextRetry, type RetryDecision, type RetryPolicy, retryDelayMs } from './retry.js';

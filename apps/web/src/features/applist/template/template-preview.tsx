@@ -1,4 +1,4 @@
-import { renderTemplate, SAMPLE_PARAMS, TEMPLATE_PARAMS, type TemplateParamGroup, unknownParams } from '@iot/contract';
+import { render, sampleParams, type TemplateParamGroup, unknownParams } from '@iot/contract';
 import { Alert, Card, Form, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -9,7 +9,8 @@ export const TemplatePreview = () => {
   const title = (Form.useWatch('title', form) as string | undefined) ?? '';
   const body = (Form.useWatch('body', form) as string | undefined) ?? '';
   const group = ((Form.useWatch('param', form) as TemplateParamGroup | undefined) ?? 'system') as TemplateParamGroup;
-  const params = Object.fromEntries((TEMPLATE_PARAMS[group] ?? []).map((name) => [name, SAMPLE_PARAMS[name] ?? name]));
+  const lang = (Form.useWatch('lang', form) as string | undefined) ?? 'en';
+  const shown = render({ title, body }, sampleParams(group), { lang });
   const unknown = [...new Set([...unknownParams(title, group), ...unknownParams(body, group)])];
   return (
     <Card
@@ -18,8 +19,8 @@ export const TemplatePreview = () => {
       extra={<Typography.Text type="secondary">{t('push_template.preview_hint')}</Typography.Text>}
     >
       <section aria-label={t('push_template.preview')}>
-        {title && <Typography.Title level={5}>{renderTemplate(title, params).text}</Typography.Title>}
-        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{renderTemplate(body, params).text}</Typography.Paragraph>
+        {shown.title && <Typography.Title level={5}>{shown.title}</Typography.Title>}
+        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{shown.body}</Typography.Paragraph>
       </section>
       {unknown.length > 0 && (
         <Alert style={{ marginTop: 8 }} type="warning" showIcon title={t('push_template.missing', { names: unknown.join(', ') })} />
