@@ -1,16 +1,16 @@
 import { API, type PushRecordRow } from '@iot/contract';
 import { Alert, Descriptions, Modal, Tag } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../components/field-config';
 import { ModalForm } from '../../components/modal-form';
 import { call } from '../../lib/api';
 import type { Payload } from '../../lib/resource';
+import { usePlatformOptions } from './options';
 
 type Target = { kind: 'platform'; id: number; name: string } | { kind: 'template'; id: number; name: string };
 
 const platformFields: Fields<'push_platform'> = [{ name: 'recipient', extra: 'push_platform.recipient_hint' }];
-const templateFields: Fields<'push_template'> = [{ name: 'platform_id' }, { name: 'recipient', extra: 'push_platform.recipient_hint' }];
 
 /** The outcome of a test send: its push record (state, provider id or error). */
 const Outcome = ({ record, onClose }: { record: PushRecordRow; onClose: () => void }) => {
@@ -36,6 +36,14 @@ const Outcome = ({ record, onClose }: { record: PushRecordRow; onClose: () => vo
 export const useTestSend = () => {
   const [target, setTarget] = useState<Target | null>(null);
   const [record, setRecord] = useState<PushRecordRow | null>(null);
+  const platforms = usePlatformOptions();
+  const templateFields = useMemo<Fields<'push_template'>>(
+    () => [
+      { name: 'platform_id', widget: 'select', options: platforms },
+      { name: 'recipient', extra: 'push_platform.recipient_hint' },
+    ],
+    [platforms],
+  );
   const send = async (payload: Payload) => {
     if (!target) return;
     const answer =

@@ -1,10 +1,12 @@
 import { SendOutlined } from '@ant-design/icons';
 import { API } from '@iot/contract';
 import { Tabs } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { defineResource } from '../../../lib/resource';
+import { usePlatformOptions, useTemplateOptions } from '../../../shared/messaging/options';
 import { useTestSend } from '../../../shared/messaging/test-send';
 import { TemplatePreview } from './template-preview';
 
@@ -71,18 +73,23 @@ const linkFilters: Fields<'push_link'> = [
   { name: 'type', enumLabels: 'push_link.types' },
   { name: 'comp_id' },
 ];
-const linkForm: Fields<'push_link'> = [
-  { name: 'link_type', enumLabels: 'push_link.link_types' },
-  { name: 'link_id' },
-  { name: 'type', enumLabels: 'push_link.types' },
-  { name: 'comp_id', disabledOnEdit: true },
-  { name: 'platform_id' },
-  { name: 'template_id' },
-];
 
 export default function TemplatePage() {
   const { t } = useTranslation();
   const test = useTestSend();
+  const platforms = usePlatformOptions();
+  const templateOptions = useTemplateOptions();
+  const linkForm = useMemo<Fields<'push_link'>>(
+    () => [
+      { name: 'link_type', enumLabels: 'push_link.link_types' },
+      { name: 'link_id' },
+      { name: 'type', enumLabels: 'push_link.types' },
+      { name: 'comp_id', disabledOnEdit: true },
+      { name: 'platform_id', widget: 'select', options: platforms },
+      { name: 'template_id', widget: 'select', options: templateOptions },
+    ],
+    [platforms, templateOptions],
+  );
   return (
     <>
       {test.modal}
