@@ -5,66 +5,19 @@ import { render } from '@iot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApnsConfig, createApnsProvider } from '../src/platform/delivery/adapters/apns.js';
 import type { DeliveryResult } from '../src/platform/delivery/provider.js';
-import { ecKeyPair, jwtParts, refusedUrl, selfSignedCert } from './delivery-stand-ins.js';
+import {
+  APNS_GONE_DEVICE,
+  APNS_BUNDLE_ID as BUNDLE_ID,
+  ecKeyPair,
+  APNS_KEY_ID as KEY_ID,
+  refusedUrl,
+  selfSignedCert,
+  startApns,
+  APNS_TEAM_ID as TEAM_ID,
+} from './delivery-stand-ins.js';
 
-const KEY_ID = 'ABC123DEFG';
-const TEAM_ID = 'DEF123GHIJ';
-const BUNDLE_ID = 'com.example.iot';
 const DEVICE = 'a'.repeat(64);
-const GONE_DEVICE = 'b'.repeat(64);
-
-interface Push {
-  path: string;
-  headers: http2.IncomingHttpHeaders;
-  body: unknown;
-}
-
-/**
- * An APNs stand-in: HTTP/2 (TLS or cleartext), checks the provider JWT with the team's
- * public key as Apple does (ES256, kid, iss, iat within the hour), the topic and push type.
- */
-const startApns = async (publicKey: crypto.KeyObject, tls?: { key: string; cert: string }) => {
-  const pushes: Push[] = [];
-  let sessions = 0;
-  const handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const answer = (status: number, reason?: string) => {
-        res.writeHead(status, { 'apns-id': 'A5C2B8F0-1D5E-4C4B-9E4F-0123456789AB', 'content-type': 'application/json' });
-        if (reason) res.end(JSON.stringify({ reason }));
-        else res.end();
-      };
-      const token = /^bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
-      if (!token) return answer(403, 'MissingProviderToken');
-      const jwt = jwtParts(token);
-      const valid = crypto.verify('sha256', jwt.signingInput, { key: publicKey, dsaEncoding: 'ieee-p1363' }, jwt.signature);
-      const iat = Number(jwt.claims.iat);
-      if (!valid || jwt.header.alg !== 'ES256' || jwt.header.kid !== KEY_ID || jwt.claims.iss !== TEAM_ID)
-        return answer(403, 'InvalidProviderToken');
-      if (Math.abs(Date.now() / 1000 - iat) > 3600) return answer(403, 'ExpiredProviderToken');
-      if (req.method !== 'POST') return answer(405, 'MethodNotAllowed');
-      if (req.headers['apns-topic'] !== BUNDLE_ID) return answer(400, 'TopicDisallowed');
-      if (req.headers['apns-push-type'] !== 'alert') return answer(400, 'InvalidPushType');
-      pushes.push({ path: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      if (req.url === `/3/device/${GONE_DEVICE}`) return answer(410, 'Unregistered');
-      if (!req.url.startsWith('/3/device/')) return answer(404, 'BadPath');
-      answer(200);
-    });
-  };
-  const server = tls ? http2.createSecureServer({ key: tls.key, cert: tls.cert }, handler) : http2.createServer(handler);
-  server.on('session', () => {
-    sessions++;
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    pushes,
-    sessions: () => sessions,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-};
+const GONE_DEVICE = APNS_GONE_DEVICE;
 
 const errorOf = (r: DeliveryResult) => (r.ok ? '' : r.error);
 

@@ -9,7 +9,16 @@ import { createWebhookProvider, verifyWebhookSignature } from '../src/platform/d
 import { createXiaomiProvider } from '../src/platform/delivery/adapters/xiaomi.js';
 import type { DeliveryResult } from '../src/platform/delivery/provider.js';
 import { createProviders } from '../src/platform/delivery/providers.js';
-import { formOf, type HttpStandIn, jwtParts, type Received, refusedUrl, rsaKeyPair, startHttpStandIn } from './delivery-stand-ins.js';
+import {
+  aliyunCheck,
+  formOf,
+  type HttpStandIn,
+  jwtParts,
+  type Received,
+  refusedUrl,
+  rsaKeyPair,
+  startHttpStandIn,
+} from './delivery-stand-ins.js';
 
 const errorOf = (r: DeliveryResult) => (r.ok ? '' : r.error);
 
@@ -88,38 +97,8 @@ describe('Aliyun SMS', () => {
   let standIn: HttpStandIn;
   const sms = createAliyunSmsProvider();
 
-  /** RFC 3986 percent-encoding, byte by byte (Aliyun's POP signature rules). */
-  const encode = (s: string) =>
-    Array.from(Buffer.from(s, 'utf8'), (b) =>
-      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
-    ).join('');
-
-  const check = (req: Received) => {
-    const params = formOf(req.body);
-    const { Signature: signature, ...rest } = params;
-    const secret = KEYS[rest.AccessKeyId ?? ''];
-    if (!secret) return { status: 404, body: { Code: 'InvalidAccessKeyId.NotFound', Message: 'Specified access key is not found.' } };
-    const canonical = Object.keys(rest)
-      .sort()
-      .map((k) => `${encode(k)}=${encode(rest[k] ?? '')}`)
-      .join('&');
-    const expected = crypto
-      .createHmac('sha1', `${secret}&`)
-      .update(`${req.method}&${encode('/')}&${encode(canonical)}`)
-      .digest('base64');
-    // Aliyun answers a bad signature with HTTP 400 SignatureDoesNotMatch.
-    if (signature !== expected)
-      return { status: 400, body: { Code: 'SignatureDoesNotMatch', Message: 'Specified signature is not matched with our calculation.' } };
-    if (rest.PhoneNumbers === '0000') return { status: 200, body: { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号' } };
-    if (rest.PhoneNumbers === '1111') return { status: 200, body: { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '业务限流' } };
-    return {
-      status: 200,
-      body: { Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'F655A8D5-B967-440B-8683-DAD6FF8DE990' },
-    };
-  };
-
   beforeAll(async () => {
-    standIn = await startHttpStandIn(check);
+    standIn = await startHttpStandIn(aliyunCheck(KEYS));
   });
   afterAll(() => standIn.close());
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -180,4 +181,101 @@ export const startSmtp = async (extra: Partial<SMTPServerOptions> = {}) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = (server as unknown as { server: { address(): AddressInfo } }).server.address();
   return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+};
+
+export const APNS_KEY_ID = 'ABC123DEFG';
+export const APNS_TEAM_ID = 'DEF123GHIJ';
+export const APNS_BUNDLE_ID = 'com.example.iot';
+export const APNS_GONE_DEVICE = 'b'.repeat(64);
+
+export interface ApnsPush {
+  path: string;
+  headers: http2.IncomingHttpHeaders;
+  body: unknown;
+}
+
+/**
+ * An APNs stand-in: HTTP/2 (TLS or cleartext), checks the provider JWT with the team's
+ * public key as Apple does (ES256, kid, iss, iat within the hour), the topic and push type.
+ */
+export const startApns = async (publicKey: crypto.KeyObject, tls?: { key: string; cert: string }) => {
+  const pushes: ApnsPush[] = [];
+  let sessions = 0;
+  const handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const answer = (status: number, reason?: string) => {
+        res.writeHead(status, { 'apns-id': 'A5C2B8F0-1D5E-4C4B-9E4F-0123456789AB', 'content-type': 'application/json' });
+        if (reason) res.end(JSON.stringify({ reason }));
+        else res.end();
+      };
+      const token = /^bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+      if (!token) return answer(403, 'MissingProviderToken');
+      const jwt = jwtParts(token);
+      const valid = crypto.verify('sha256', jwt.signingInput, { key: publicKey, dsaEncoding: 'ieee-p1363' }, jwt.signature);
+      const iat = Number(jwt.claims.iat);
+      if (!valid || jwt.header.alg !== 'ES256' || jwt.header.kid !== APNS_KEY_ID || jwt.claims.iss !== APNS_TEAM_ID)
+        return answer(403, 'InvalidProviderToken');
+      if (Math.abs(Date.now() / 1000 - iat) > 3600) return answer(403, 'ExpiredProviderToken');
+      if (req.method !== 'POST') return answer(405, 'MethodNotAllowed');
+      if (req.headers['apns-topic'] !== APNS_BUNDLE_ID) return answer(400, 'TopicDisallowed');
+      if (req.headers['apns-push-type'] !== 'alert') return answer(400, 'InvalidPushType');
+      pushes.push({ path: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      if (req.url === `/3/device/${APNS_GONE_DEVICE}`) return answer(410, 'Unregistered');
+      if (!req.url.startsWith('/3/device/')) return answer(404, 'BadPath');
+      answer(200);
+    });
+  };
+  const server = tls ? http2.createSecureServer({ key: tls.key, cert: tls.cert }, handler) : http2.createServer(handler);
+  const open = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    sessions++;
+    open.add(session);
+    session.on('close', () => open.delete(session));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    pushes,
+    sessions: () => sessions,
+    /** Also ends the sessions clients keep open (a server's pooled connection). */
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const session of open) session.destroy();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+/** RFC 3986 percent-encoding, byte by byte (Aliyun's POP signature rules). */
+const aliyunEncode = (s: string) =>
+  Array.from(Buffer.from(s, 'utf8'), (b) =>
+    /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+  ).join('');
+
+/** Aliyun's SendSms as Aliyun checks it: the RPC signature over the sorted, encoded parameters (HMAC-SHA1 with `secret&`). */
+export const aliyunCheck = (KEYS: Record<string, string>) => (req: Received) => {
+  const params = formOf(req.body);
+  const { Signature: signature, ...rest } = params;
+  const secret = KEYS[rest.AccessKeyId ?? ''];
+  if (!secret) return { status: 404, body: { Code: 'InvalidAccessKeyId.NotFound', Message: 'Specified access key is not found.' } };
+  const canonical = Object.keys(rest)
+    .sort()
+    .map((k) => `${aliyunEncode(k)}=${aliyunEncode(rest[k] ?? '')}`)
+    .join('&');
+  const expected = crypto
+    .createHmac('sha1', `${secret}&`)
+    .update(`${req.method}&${aliyunEncode('/')}&${aliyunEncode(canonical)}`)
+    .digest('base64');
+  // Aliyun answers a bad signature with HTTP 400 SignatureDoesNotMatch.
+  if (signature !== expected)
+    return { status: 400, body: { Code: 'SignatureDoesNotMatch', Message: 'Specified signature is not matched with our calculation.' } };
+  if (rest.PhoneNumbers === '0000') return { status: 200, body: { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号' } };
+  if (rest.PhoneNumbers === '1111') return { status: 200, body: { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '业务限流' } };
+  return {
+    status: 200,
+    body: { Code: 'OK', Message: 'OK', BizId: '900619746936498440^0', RequestId: 'F655A8D5-B967-440B-8683-DAD6FF8DE990' },
+  };
 };

@@ -3,7 +3,20 @@ import { PushState } from '@iot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobServicesOf } from '../src/modules/iot/job-files.js';
 import { dispatchDue, queueEvent } from '../src/modules/push/dispatch.service.js';
-import { PASSWORD, refusedUrl, startHttpStandIn, startSmtp, USER } from './delivery-stand-ins.js';
+import {
+  APNS_BUNDLE_ID,
+  APNS_GONE_DEVICE,
+  APNS_KEY_ID,
+  APNS_TEAM_ID,
+  aliyunCheck,
+  ecKeyPair,
+  PASSWORD,
+  refusedUrl,
+  startApns,
+  startHttpStandIn,
+  startSmtp,
+  USER,
+} from './delivery-stand-ins.js';
 import { createCompanyAdmin, startTestServer, type TestServer } from './harness.js';
 import { addProduct, dbOf, fails, ok } from './helpers.js';
 
@@ -277,5 +290,77 @@ describe('the dispatcher', () => {
     fails(listed, 406);
     const mine = await mailPlatform({ name: 'Other' });
     fails(await t.call('v2/push/platform/test', { id: mine.id, recipient: 'x@example.com' }, { token: other.token }), 406);
+  });
+});
+
+describe('providers behind platforms (the platform fields mapped onto each provider)', () => {
+  it('APNs: a test send reaches the HTTP/2 stand-in with a provider token it verifies', async () => {
+    const team = ecKeyPair();
+    const apns = await startApns(team.publicKey);
+    const platform = await add('v2/push/platform', {
+      name: 'iOS push',
+      type: 3,
+      platform: 'apns',
+      key_id: APNS_KEY_ID,
+      secret_id: APNS_TEAM_ID,
+      app_id: APNS_BUNDLE_ID,
+      key_secret: team.pem,
+      endpoint: apns.url,
+    });
+    expect(platform.key_secret).toBe('******');
+    const device = 'c'.repeat(64);
+    const record = ok(
+      await t.call<Rec>('v2/push/platform/test', { id: platform.id, recipient: device, lang: 'en' }, { token: t.adminToken }),
+    );
+    expect(record.state).toBe(PushState.SENT);
+    expect(apns.pushes.at(-1)?.path).toBe(`/3/device/${device}`);
+    expect(JSON.stringify(apns.pushes.at(-1)?.body)).toContain('Test message from iOS push');
+    const gone = ok(await t.call<Rec>('v2/push/platform/test', { id: platform.id, recipient: APNS_GONE_DEVICE }, { token: t.adminToken }));
+    expect(gone).toMatchObject({ state: PushState.FAILED });
+    expect(gone.error).toContain('410');
+    await apns.close();
+  });
+
+  it('Aliyun SMS: the template code and parameters go in a request the stand-in signature-checks', async () => {
+    const sms = await startHttpStandIn(aliyunCheck({ LTAI5tPlatformKey: 'aliyun-Platform-Secret-0123' }));
+    const good = await add('v2/push/platform', {
+      name: 'SMS',
+      type: 1,
+      platform: 'aliyun_sms',
+      key_id: 'LTAI5tPlatformKey',
+      key_secret: 'aliyun-Platform-Secret-0123',
+      sign_name: '智能看家',
+      endpoint: sms.url,
+    });
+    const template = await add('v2/push/template', { name: 'Code', code: 'SMS_4829', lang: 'zh-CN', type: 1, body: '验证码 {{code}}' });
+    const record = ok(
+      await t.call<Rec>(
+        'v2/push/template/test',
+        { id: template.id, platform_id: good.id, recipient: '+8613800138000' },
+        { token: t.adminToken },
+      ),
+    );
+    expect(record.state).toBe(PushState.SENT);
+    const form = Object.fromEntries(new URLSearchParams(sms.received.at(-1)?.body ?? ''));
+    expect(form).toMatchObject({ Action: 'SendSms', TemplateCode: 'SMS_4829', SignName: '智能看家' });
+    expect(form.PhoneNumbers).toContain('13800138000');
+    expect(JSON.parse(form.TemplateParam ?? '{}')).toMatchObject({ code: '482913' });
+    const wrong = await add('v2/push/platform', {
+      ...good,
+      id: undefined,
+      name: 'SMS wrong',
+      key_secret: 'aliyun-Wrong-Secret-999',
+      endpoint: sms.url,
+    });
+    const failed = ok(
+      await t.call<Rec>(
+        'v2/push/template/test',
+        { id: template.id, platform_id: wrong.id, recipient: '+8613800138000' },
+        { token: t.adminToken },
+      ),
+    );
+    expect(failed.state).toBe(PushState.FAILED);
+    expect(failed.error).not.toContain('aliyun-Wrong-Secret-999');
+    await sms.close();
   });
 });

@@ -7,7 +7,7 @@ import { createProviders, type Providers } from '../../platform/delivery/provide
 import { DEFAULT_RETRY_POLICY, nextRetry } from '../../platform/delivery/retry.js';
 import { kickJobs } from '../../platform/jobs.js';
 import { nowSeconds } from '../../platform/time.js';
-import { pushPlatforms } from './push.repository.js';
+import { pushPlatforms, pushTemplates } from './push.repository.js';
 import {
   claimDue,
   type DueRecord,
@@ -99,7 +99,7 @@ export const closeProviders = async (services: Services) => {
 const send = async (
   services: Services,
   conn: Conn,
-  r: Pick<DueRecord, 'id' | 'platform_id' | 'recipient' | 'lang' | 'title' | 'body' | 'params' | 'channel'>,
+  r: Pick<DueRecord, 'id' | 'platform_id' | 'template_id' | 'recipient' | 'lang' | 'title' | 'body' | 'params' | 'channel'>,
 ): Promise<DeliveryResult> => {
   const [platform] = await pushPlatforms.getStored(conn, [r.platform_id]);
   if (!platform) return { ok: false, error: 'platform: deleted', retryable: false };
@@ -108,7 +108,10 @@ const send = async (
   if (!provider) return { ok: false, error: `platform: unknown provider ${String(platform.platform)}`, retryable: false };
   const secrets = pushPlatforms.secretsOf({ services });
   const config = provider.config(platform, (field) => secrets.reveal(platform, field));
+  // SMS providers render on their side: the template's code names their template.
+  const [template] = r.template_id > 0 ? await pushTemplates.getStored(conn, [r.template_id]) : [];
   const message: DeliveryMessage = {
+    ...(template ? { templateCode: String(template.code) } : {}),
     title: r.title,
     body: r.body,
     html: r.channel === PushChannel.EMAIL && /<[a-z][\s\S]*>/i.test(r.body),
