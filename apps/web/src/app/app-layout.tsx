@@ -2,12 +2,12 @@ import { DashboardOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, Menu
 import type { MenuNode } from '@iot/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Flex, Layout, Menu, type MenuProps, Space, Typography } from 'antd';
-import { createElement, useEffect, useMemo, useState } from 'react';
+import { createElement, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { LanguageSelect } from '../components/language-select';
 import { MENU_ICONS } from '../components/menu-icons';
-import { NoPermission } from '../components/page-state';
+import { NoPermission } from '../components/lazy-page-state';
 import { useAccess } from '../lib/access';
 import { call } from '../lib/api';
 import { currentLanguage } from '../lib/i18n';
@@ -165,7 +165,13 @@ export const AppLayout = () => {
         </Layout.Header>
         <Layout.Content style={handle.fullWidth ? { margin: 0 } : { margin: isMobile ? 8 : 24 }}>
           {/* Layout.Content is the page's <main> landmark. */}
-          {allowed ? <Outlet /> : <NoPermission />}
+          {allowed ? (
+            <Outlet />
+          ) : (
+            <Suspense fallback={null}>
+              <NoPermission />
+            </Suspense>
+          )}
         </Layout.Content>
       </Layout>
     </Layout>
