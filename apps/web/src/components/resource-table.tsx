@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { PAGE_SIZE_DEFAULT } from '@iot/contract';
-import { Button, Card, Form, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Button, Form, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnType, TablePaginationConfig, TableProps } from 'antd/es/table';
 import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 import { type Key, type ReactNode, useMemo, useState } from 'react';
@@ -17,6 +17,7 @@ import type { Fields } from './field-config';
 import { FormField } from './form-field';
 import { formModel } from './form-model';
 import { ModalForm } from './modal-form';
+import { Panel } from './panel';
 
 /**
  * A column as data. `key` is the row field; the title is `<area>.fields.<key>` unless `title`
@@ -321,7 +322,7 @@ export function ResourceTable<Row extends object, A extends LabelArea>(props: Re
   const label = t(props.label ?? `${area}.title`, { defaultValue: t('common.table') });
 
   return (
-    <Card variant="borderless" styles={{ body: { padding: isMobile ? 12 : 24 } }}>
+    <Panel variant="borderless" bodyStyle={{ padding: isMobile ? 12 : 24 }}>
       {filters && filters.length > 0 && (
         <Form
           form={filterForm}
@@ -426,6 +427,6 @@ export function ResourceTable<Row extends object, A extends LabelArea>(props: Re
           columns={props.formColumns}
         />
       )}
-    </Card>
+    </Panel>
   );
 }
