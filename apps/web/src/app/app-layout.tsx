@@ -2,12 +2,12 @@ import { DashboardOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, Menu
 import type { MenuNode } from '@iot/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Layout, Menu, type MenuProps, Space, Typography } from 'antd';
-import { createElement, lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { LanguageSelect } from '../components/language-select';
-import { MENU_ICONS } from '../components/menu-icons';
 import { NoPermission } from '../components/lazy-page-state';
+import { sidebarIcon } from '../components/sidebar-icon';
 import { useAccess } from '../lib/access';
 import { call } from '../lib/api';
 import { currentLanguage } from '../lib/i18n';
@@ -20,8 +20,6 @@ import { useIsMobile } from '../lib/use-mobile';
 import { isRouteHandle, type RouteHandle } from './route-handle';
 
 type MenuItem = Required<MenuProps>['items'][number];
-
-const iconOf = (name: string) => (MENU_ICONS[name] ? createElement(MENU_ICONS[name]) : undefined);
 
 const MenuDrawer = lazy(() => import('./menu-drawer'));
 
@@ -36,7 +34,7 @@ const useMenuItems = (menus: MenuNode[]): MenuItem[] => {
         .sort(bySort)
         .map((m) => {
           const children = build(m.sub_menus ?? []);
-          const base = { key: m.menu_key, icon: iconOf(m.icon), label: menuLabel(m, i18n) };
+          const base = { key: m.menu_key, icon: sidebarIcon(m.icon), label: menuLabel(m, i18n) };
           return children.length > 0 ? { ...base, children } : base;
         });
     return [{ key: 'dashboard', icon: <DashboardOutlined />, label: t('route.dashboard') }, ...build(menus)];
