@@ -5,9 +5,7 @@ import { LoadingOverlay } from '../components/loading-overlay';
 import { isFeedbackHostWanted, subscribeFeedbackHost } from '../lib/feedback';
 import { getAntdLocale, subscribeAntdLocale } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
-
-// antd's default blue fails the contrast check; this one passes (STACK.md).
-const theme = { token: { colorPrimary: '#0958d9' } };
+import { THEME } from './theme';
 
 // No space inserted between two CJK characters: "删除" keeps the accessible name tests look for.
 const BUTTON = { autoInsertSpace: false };
@@ -38,7 +36,7 @@ export const Providers = ({ children }: { children: ReactNode }) => {
   const locale = useSyncExternalStore(subscribeAntdLocale, getAntdLocale);
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider theme={theme} locale={locale} button={BUTTON}>
+      <ConfigProvider theme={THEME} locale={locale} button={BUTTON}>
         <BaseText>
           <Feedback />
           <LoadingOverlay />
