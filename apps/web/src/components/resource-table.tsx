@@ -14,7 +14,7 @@ import { pagerProps } from '../lib/pagination';
 import type { Payload, ResourceModel, RowOfResource } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
 import type { Fields } from './field-config';
-import { FormField } from './form-field';
+import { FilterBar } from './filter-bar';
 import { formModel } from './form-model';
 import { ModalForm } from './modal-form';
 import { Panel } from './panel';
@@ -324,36 +324,13 @@ export function ResourceTable<Row extends object, A extends LabelArea>(props: Re
   return (
     <Panel variant="borderless" bodyStyle={{ padding: isMobile ? 12 : 24 }}>
       {filters && filters.length > 0 && (
-        <Form
+        <FilterBar
           form={filterForm}
-          layout={isMobile ? 'vertical' : 'inline'}
+          model={filterModel}
           name={`${area}-filters`}
-          aria-label={t('common.filters')}
-          onFinish={applyFilters}
           initialValues={initialFilterForm}
-          style={{ marginBottom: 16, rowGap: 8 }}
-        >
-          {filterModel.fields.map((f) => (
-            <div key={f.name} style={{ minWidth: isMobile ? undefined : 200 }}>
-              <FormField field={f} model={filterModel} compact />
-            </div>
-          ))}
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit">
-                {t('common.search')}
-              </Button>
-              <Button
-                onClick={() => {
-                  filterForm.resetFields();
-                  applyFilters(filterForm.getFieldsValue());
-                }}
-              >
-                {t('common.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
-        </Form>
+          onSearch={applyFilters}
+        />
       )}
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
         <Typography.Text type="secondary" aria-live="polite">
