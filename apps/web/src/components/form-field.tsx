@@ -1,8 +1,9 @@
-import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch, TreeSelect, type TreeSelectProps } from 'antd';
+import { Form, Input, InputNumber, Radio, Select, Switch, TreeSelect, type TreeSelectProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { cloneElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isBlank } from '../lib/schema-fields';
+import { DateInput } from './date-input';
 import { formItemProps } from './field-rules';
 import type { FormModel, ResolvedField } from './form-model';
 import { useCompanyTreeData } from './pickers';
@@ -91,9 +92,9 @@ const FieldControl = ({ field, disabled, compact, ...rest }: FieldControlProps &
     case 'textarea':
       return <Input.TextArea {...common} maxLength={spec?.maxLength} autoSize={{ minRows: 3, maxRows: 10 }} />;
     case 'date':
-      return <DatePicker {...common} style={{ width: '100%' }} />;
+      return <DateInput {...common} />;
     case 'date-range':
-      return <DatePicker.RangePicker {...common} style={{ width: '100%' }} />;
+      return <DateInput {...common} range />;
     case 'custom':
       return field.control ? cloneElement(field.control, common) : null;
     default:

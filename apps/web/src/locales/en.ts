@@ -62,6 +62,9 @@ const en = {
     del_success: 'Deleted',
     select: 'Please select',
     filters: 'Filters',
+    more_filters: 'More filters',
+    more_filters_active: 'More filters ({{count}} set)',
+    fewer_filters: 'Fewer filters',
     table: 'Records',
   },
   errors: {

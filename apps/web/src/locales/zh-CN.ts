@@ -58,6 +58,9 @@ const zhCN: Messages = {
     del_success: '删除成功',
     select: '请选择',
     filters: '筛选',
+    more_filters: '更多筛选',
+    more_filters_active: '更多筛选（已设 {{count}} 项）',
+    fewer_filters: '收起筛选',
     table: '记录',
   },
   errors: {

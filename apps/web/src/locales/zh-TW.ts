@@ -58,6 +58,9 @@ const zhTW: Messages = {
     del_success: '刪除成功',
     select: '請選擇',
     filters: '篩選',
+    more_filters: '更多篩選',
+    more_filters_active: '更多篩選（已設 {{count}} 項）',
+    fewer_filters: '收起篩選',
     table: '記錄',
   },
   errors: {
