@@ -7,12 +7,14 @@ import { attachRunner, createJobRunner, type JobRunnerOptions } from '../../plat
 import { exportHandler } from './device-export.job.js';
 import { deviceImportHandler } from './device-import.job.js';
 import { findJobInScope } from './job.repository.js';
+import { logExportHandler } from './log-export.job.js';
 import { buildImportTemplate } from './xlsx.js';
 
 export const JOB_HANDLERS = {
   device_import: deviceImportHandler,
   device_export: exportHandler('device_export'),
   state_export: exportHandler('state_export'),
+  log_export: logExportHandler,
 };
 
 const servicesByApp = new WeakMap<FastifyInstance, Services>();
@@ -47,6 +49,7 @@ export const jobDownloads: Download[] = [
   jobFile('device_import'),
   jobFile('device_export'),
   jobFile('state_export'),
+  jobFile('log_export'),
 ];
 
 /**
