@@ -30,6 +30,11 @@ const SCREENS: Record<string, PageModule> = {
   'product/device': async () => ({ Component: (await import('../features/product/device/device-page')).default }),
   'product/iot': async () => ({ Component: (await import('../features/product/iot/product-page')).default }),
   'info/dev': async () => ({ Component: (await import('../features/info/dev/dev-stats-page')).default }),
+  'info/user': async () => ({ Component: (await import('../features/info/user/user-stats-page')).default }),
+  'applist/user': async () => ({ Component: (await import('../features/applist/user/user-page')).default }),
+  'applist/dev': async () => ({ Component: (await import('../features/applist/dev/dev-page')).default }),
+  'applist/alarm': async () => ({ Component: (await import('../features/applist/alarm/alarm-page')).default }),
+  'applist/log_list': async () => ({ Component: (await import('../features/applist/log_list/log-list-page')).default }),
 };
 
 /** Keeps the query string (lang…) across redirects. */

@@ -1,3 +1,4 @@
+import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
@@ -496,6 +497,7 @@ const zhCN: Messages = {
   device_state: device_stateArea.zhCN,
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
+  appdata: appdataArea.zhCN,
 };
 
 export default zhCN;
