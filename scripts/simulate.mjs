@@ -325,9 +325,9 @@ const seedAppSide = async () => {
   });
   await sendApp(bindings);
   // A week of history: a few alarms and log lines per device, service lines per service (once: not when
-  // an earlier run left alarms, as far as the admin's login can tell).
-  if (token) {
-    const seen = await post('v2/umh/admin/alarmlog/list', { page_size: 1 }, asUser(token));
+  // an earlier run of these devices left alarms, as far as the admin's login can tell).
+  if (token && uids[0]) {
+    const seen = await post('v2/umh/admin/alarmlog/list', { uid: uids[0], page_size: 1 }, asUser(token));
     if (seen.code === 200 && seen.count > 0) {
       log(`app side: ${appTotals.users} new users; earlier alarms found, no history backfilled`);
       return;
