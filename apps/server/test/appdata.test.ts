@@ -300,6 +300,25 @@ describe('alarms and logs', () => {
   });
 });
 
+describe('mixed batches', () => {
+  it('device state and app events in one batch are answered at their positions in the batch', async () => {
+    const out = await ingestOk([
+      { type: 'alarm', uid: 'NOPE-1', alarm_type: 2 },
+      { type: 'online', uid: 'AD-2' },
+      { type: 'heartbeat', uid: 'NOPE-2' },
+      { type: 'user_login', app_id: appA, user_id: 'nobody-here' },
+      { type: 'device_log', uid: 'AD-2', level: 1, text: 'mixed' },
+    ]);
+    expect(out.unknown).toEqual([
+      { index: 0, uid: 'NOPE-1' },
+      { index: 2, uid: 'NOPE-2' },
+    ]);
+    expect(out.refused).toEqual([{ index: 3, reason: 'unknown_user' }]);
+    expect(out.accepted).toBe(2);
+    await sql`delete from device_log where text = 'mixed'`.execute(dbOf(t));
+  });
+});
+
 describe('deep pages', () => {
   it('every page and its count equal plain SQL, by offset and by keyset, with and without filters', async () => {
     const db = dbOf(t);

@@ -99,30 +99,33 @@ export const pageTimeline = async (
   const firstDay = f.start === undefined ? null : day(f.start);
   const lastDay = f.end === undefined ? null : day(f.end - 1);
   if (firstDay !== null && lastDay !== null && lastDay < firstDay) return { ids: [], count: 0 };
-  const counted = await sql<{ day: number; n: number }>`
-    select day, sum(n)::bigint as n from log_day
-    where log = ${spec.log} and ${parts} and k = ${f.kind ?? 0}
-      ${firstDay !== null ? sql`and day >= ${firstDay}` : sql``}
-      ${lastDay !== null ? sql`and day <= ${lastDay}` : sql``}
-    group by day having sum(n) > 0 order by day desc`.execute(conn);
-  const days = counted.rows.map((r) => ({ day: Number(r.day), n: Number(r.n) }));
-  // Partial edge days: counted row by row over that day's slice of the index.
-  const edges = new Set<number>();
-  if (f.start !== undefined && f.start % SECONDS_PER_DAY !== 0) edges.add(day(f.start));
-  if (f.end !== undefined && f.end % SECONDS_PER_DAY !== 0) edges.add(day(f.end - 1));
-  for (const d of edges) {
-    const at = days.find((x) => x.day === d);
-    if (!at) continue;
-    at.n = await countRange(d * SECONDS_PER_DAY, (d + 1) * SECONDS_PER_DAY);
-  }
-  const count = days.reduce((s, x) => s + x.n, 0);
+  const countDays = async () => {
+    const counted = await sql<{ day: number; n: number }>`
+      select day, sum(n)::bigint as n from log_day
+      where log = ${spec.log} and ${parts} and k = ${f.kind ?? 0}
+        ${firstDay !== null ? sql`and day >= ${firstDay}` : sql``}
+        ${lastDay !== null ? sql`and day <= ${lastDay}` : sql``}
+      group by day having sum(n) > 0 order by day desc`.execute(conn);
+    const days = counted.rows.map((r) => ({ day: Number(r.day), n: Number(r.n) }));
+    // Partial edge days: counted row by row over that day's slice of the index.
+    const edges = new Set<number>();
+    if (f.start !== undefined && f.start % SECONDS_PER_DAY !== 0) edges.add(day(f.start));
+    if (f.end !== undefined && f.end % SECONDS_PER_DAY !== 0) edges.add(day(f.end - 1));
+    for (const d of edges) {
+      const at = days.find((x) => x.day === d);
+      if (at) at.n = await countRange(d * SECONDS_PER_DAY, (d + 1) * SECONDS_PER_DAY);
+    }
+    return { days, count: days.reduce((s, x) => s + x.n, 0) };
+  };
 
-  if (f.after) {
-    const ids = await keysBelow(sql<SqlBool>`(${col('ts')}, ${col('id')}) < (${f.after.ts}, ${f.after.id})`, 0, f.limit);
-    return { ids, count };
+  // Keyset and shallow pages do not need the counts first: both statements at once.
+  if (f.after || f.offset < DEEP_OFFSET) {
+    const upper = f.after ? sql<SqlBool>`(${col('ts')}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
+    const [counted, ids] = await Promise.all([countDays(), keysBelow(upper, f.after ? 0 : f.offset, f.limit)]);
+    return { ids, count: counted.count };
   }
+  const { days, count } = await countDays();
   if (f.offset >= count) return { ids: [], count };
-  if (f.offset < DEEP_OFFSET) return { ids: await keysBelow(null, f.offset, f.limit), count };
   // Deep: the day holding the offset-th row, then at most that day's rows skipped from its end.
   let before = 0;
   for (const x of days) {

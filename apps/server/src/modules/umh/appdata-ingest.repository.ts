@@ -118,8 +118,17 @@ export const recordLogins = async (conn: Conn, events: Indexed<UserLoginEvent>[]
   return r.rows[0]?.unknown_user ?? [];
 };
 
+/**
+ * The device of a binding event, its row locked (FOR NO KEY UPDATE: foreign-key checks and state
+ * ingestion go on) so concurrent batches binding the same device take turns.
+ */
 const deviceByUid = (conn: Conn, uid: string) =>
-  conn.selectFrom('device').select(['id', 'comp_id']).where(sql<boolean>`upper(uid) = ${uid.toUpperCase()}`).executeTakeFirst();
+  conn
+    .selectFrom('device')
+    .select(['id', 'comp_id'])
+    .where(sql<boolean>`upper(uid) = ${uid.toUpperCase()}`)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 
 const userExists = async (conn: Conn, appId: number, userId: string) =>
   (await conn
