@@ -47,13 +47,18 @@ const DEEP_OFFSET = 1_000;
 
 const day = (ts: number) => Math.floor(ts / SECONDS_PER_DAY);
 
-export const pageTimeline = async (
+/**
+ * One page and the count. `rowsOf(keys)` runs the row query of the page's keys (`keys` is the
+ * subquery of the page's ids, for `id in (…)`), so a page is one statement beside the count.
+ */
+export const pageTimeline = async <Row>(
   conn: Conn,
   spec: TimelineSpec,
   scope: Scope,
   f: TimelineFilter,
-): Promise<{ ids: number[]; count: number }> => {
-  if (f.deviceId === null) return { ids: [], count: 0 };
+  rowsOf: (keys: RawBuilder<unknown>) => Promise<Row[]>,
+): Promise<{ rows: Row[]; count: number }> => {
+  if (f.deviceId === null) return { rows: [], count: 0 };
   const t = sql.ref(`${spec.table}`);
   const col = (c: string) => sql.ref(`${spec.table}.${c}`);
   const scopeCond = spec.part.scoped ? inScope(scope, `${spec.table}.comp_id`) : platformRowsVisible(scope);
@@ -71,18 +76,15 @@ export const pageTimeline = async (
     const r = await sql<{ n: number }>`select count(*)::int as n from ${t} where ${where(extra)}`.execute(conn);
     return Number(r.rows[0]?.n ?? 0);
   };
-  const keysBelow = async (upper: RawBuilder<SqlBool> | null, skip: number, limit: number) => {
-    const r = await sql<{ id: number }>`
-      select ${col('id')} as id from ${t} where ${where(upper ? [upper] : [])}
-      order by ${col('ts')} desc, ${col('id')} desc offset ${skip} limit ${limit}`.execute(conn);
-    return r.rows.map((x) => Number(x.id));
-  };
+  const keysBelow = (upper: RawBuilder<SqlBool> | null, skip: number, limit: number) =>
+    rowsOf(sql`select ${col('id')} from ${t} where ${where(upper ? [upper] : [])}
+      order by ${col('ts')} desc, ${col('id')} desc offset ${skip} limit ${limit}`);
 
   // One device: its own index serves the rows and an exact count.
   if (f.deviceId !== undefined) {
     const upper = f.after ? sql<SqlBool>`(${col('ts')}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
-    const [ids, count] = await Promise.all([keysBelow(upper, f.after ? 0 : f.offset, f.limit), countRange(undefined, undefined)]);
-    return { ids, count };
+    const [rows, count] = await Promise.all([keysBelow(upper, f.after ? 0 : f.offset, f.limit), countRange(undefined, undefined)]);
+    return { rows, count };
   }
 
   // Rows per day, newest day first: counters for whole days, exact counts for partial edge days.
@@ -98,7 +100,7 @@ export const pageTimeline = async (
           : sql<SqlBool>`false`;
   const firstDay = f.start === undefined ? null : day(f.start);
   const lastDay = f.end === undefined ? null : day(f.end - 1);
-  if (firstDay !== null && lastDay !== null && lastDay < firstDay) return { ids: [], count: 0 };
+  if (firstDay !== null && lastDay !== null && lastDay < firstDay) return { rows: [], count: 0 };
   const countDays = async () => {
     const counted = await sql<{ day: number; n: number }>`
       select day, sum(n)::bigint as n from log_day
@@ -121,21 +123,21 @@ export const pageTimeline = async (
   // Keyset and shallow pages do not need the counts first: both statements at once.
   if (f.after || f.offset < DEEP_OFFSET) {
     const upper = f.after ? sql<SqlBool>`(${col('ts')}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
-    const [counted, ids] = await Promise.all([countDays(), keysBelow(upper, f.after ? 0 : f.offset, f.limit)]);
-    return { ids, count: counted.count };
+    const [counted, rows] = await Promise.all([countDays(), keysBelow(upper, f.after ? 0 : f.offset, f.limit)]);
+    return { rows, count: counted.count };
   }
   const { days, count } = await countDays();
-  if (f.offset >= count) return { ids: [], count };
+  if (f.offset >= count) return { rows: [], count };
   // Deep: the day holding the offset-th row, then at most that day's rows skipped from its end.
   let before = 0;
   for (const x of days) {
     if (before + x.n > f.offset) {
       const upper = sql<SqlBool>`${col('ts')} < ${(x.day + 1) * SECONDS_PER_DAY}`;
-      return { ids: await keysBelow(upper, f.offset - before, f.limit), count };
+      return { rows: await keysBelow(upper, f.offset - before, f.limit), count };
     }
     before += x.n;
   }
-  return { ids: [], count };
+  return { rows: [], count };
 };
 
 /**

@@ -6,7 +6,7 @@ import {
   type ServiceLogListInput,
   type ServiceLogRow,
 } from '@iot/contract';
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import type { ListResult } from '../../platform/list.js';
@@ -38,43 +38,47 @@ const selectDeviceLogs = (conn: Conn) =>
 export const listDeviceLogs = async (conn: Conn, scope: Scope, f: DeviceLogListInput): Promise<ListResult<DeviceLogRow>> => {
   newestFirst(f);
   const { offset, pageSize } = resolvePaging(f);
-  const { ids, count } = await pageTimeline(conn, DEVICE_LOGS, scope, {
-    part: f.comp_id,
-    kind: f.level,
-    deviceId: f.uid ? await deviceIdOfUid(conn, f.uid) : undefined,
-    start: f.gmt_start,
-    end: f.gmt_end,
-    after: afterOf(f),
-    offset,
-    limit: pageSize,
-  });
-  if (ids.length === 0) return { rows: [], count };
-  const rows = await selectDeviceLogs(conn).where('l.id', 'in', ids).orderBy('l.ts', 'desc').orderBy('l.id', 'desc').execute();
-  return { rows: rows.map((r) => ({ ...r, id: Number(r.id), ts: Number(r.ts) })), count };
+  return pageTimeline(
+    conn,
+    DEVICE_LOGS,
+    scope,
+    {
+      part: f.comp_id,
+      kind: f.level,
+      deviceId: f.uid ? await deviceIdOfUid(conn, f.uid) : undefined,
+      start: f.gmt_start,
+      end: f.gmt_end,
+      after: afterOf(f),
+      offset,
+      limit: pageSize,
+    },
+    async (keys) =>
+      (await selectDeviceLogs(conn).where(sql<SqlBool>`l.id in (${keys})`).orderBy('l.ts', 'desc').orderBy('l.id', 'desc').execute()).map(
+        (r) => ({ ...r, id: Number(r.id), ts: Number(r.ts) }),
+      ),
+  );
 };
 
 /** Service log lines (platform rows: a scope of everything only), newest first, at any depth. */
 export const listServiceLogs = async (conn: Conn, scope: Scope, f: ServiceLogListInput): Promise<ListResult<ServiceLogRow>> => {
   newestFirst(f);
   const { offset, pageSize } = resolvePaging(f);
-  const { ids, count } = await pageTimeline(conn, SERVICE_LOGS, scope, {
-    part: f.service_id,
-    kind: f.level,
-    start: f.gmt_start,
-    end: f.gmt_end,
-    after: afterOf(f),
-    offset,
-    limit: pageSize,
-  });
-  if (ids.length === 0) return { rows: [], count };
-  const rows = await conn
-    .selectFrom('service_log as s')
-    .select(['s.id', 's.service_id', 's.level', 's.node', 's.text', 's.ts'])
-    .where('s.id', 'in', ids)
-    .orderBy('s.ts', 'desc')
-    .orderBy('s.id', 'desc')
-    .execute();
-  return { rows: rows.map((r) => ({ ...r, id: Number(r.id), ts: Number(r.ts) })), count };
+  return pageTimeline(
+    conn,
+    SERVICE_LOGS,
+    scope,
+    { part: f.service_id, kind: f.level, start: f.gmt_start, end: f.gmt_end, after: afterOf(f), offset, limit: pageSize },
+    async (keys) =>
+      (
+        await conn
+          .selectFrom('service_log as s')
+          .select(['s.id', 's.service_id', 's.level', 's.node', 's.text', 's.ts'])
+          .where(sql<SqlBool>`s.id in (${keys})`)
+          .orderBy('s.ts', 'desc')
+          .orderBy('s.id', 'desc')
+          .execute()
+      ).map((r) => ({ ...r, id: Number(r.id), ts: Number(r.ts) })),
+  );
 };
 
 export type LogExportFilter = Omit<LogExportAddInput, 'uid'> & { deviceId?: number | null };
