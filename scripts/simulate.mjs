@@ -10,6 +10,11 @@
 //     --heartbeat seconds; now and then one drops (explicit offline) and comes back, one goes
 //     silent past the server's heartbeat timeout (the server marks it offline, reason 2) and
 //     comes back, one changes NAT type; low-power ones (1 in 10) toggle their wake state.
+//   - the app side (issue 8), through the same interface: --users app users (default: as many as devices)
+//     of --apps apps (ids 1…, default 2) of company --comp-id (default: the admin's, else 1) register over the
+//     last 30 days and sign in on some days since; each device gets an owner (1 in 5 shared with another user);
+//     a week of alarms (types 1-7) and device log lines is backfilled; then, while running, users sign in,
+//     devices raise alarms and write log lines, and the platform services (SPEC §9 ids) write service log lines.
 //   - a running summary every 5 s; Ctrl-C (or --seconds) stops, sending `offline` for every device.
 //
 // The key: --key, else INGEST_SERVICE_KEY, else DATA_DIR/ingest.key (DATA_DIR defaults to ./data),
@@ -30,6 +35,9 @@ const { values: args } = parseArgs({
     heartbeat: { type: 'string', default: '10' },
     prefix: { type: 'string', default: 'SIM' },
     quiet: { type: 'boolean', default: false },
+    users: { type: 'string' },
+    apps: { type: 'string', default: '2' },
+    'comp-id': { type: 'string' },
   },
 });
 const N = Number(args.devices);
@@ -115,6 +123,9 @@ const ensureProduct = async (token, compId) => {
   return added.data.pk;
 };
 
+/** The company the simulated apps belong to: --comp-id, else the admin's, else 1 (the root company). */
+let simCompId = args['comp-id'] ? Number(args['comp-id']) : undefined;
+
 const register = async () => {
   if (!PASSWORD) {
     log('no ADMIN_PASSWORD (--password): running the simulator devices already registered');
@@ -124,6 +135,7 @@ const register = async () => {
   const have = await existingUids(token);
   const missing = [];
   for (let n = 1; n <= N; n++) if (!have.has(uidOf(n))) missing.push(uidOf(n));
+  simCompId ??= compId;
   if (missing.length === 0) return token;
   const pk = await ensureProduct(token, compId);
   log(`registering ${missing.length} devices under product ${pk}`);
@@ -246,6 +258,155 @@ const tick = async () => {
   if (events.length > 0) await send(events);
 };
 
+// ───────────── the app side (issue 8) ─────────────
+const USERS = Number(args.users ?? N);
+const APPS = Math.max(1, Number(args.apps));
+const LANGS = ['en', 'zh-CN', 'zh-TW'];
+const DAY = 86_400;
+const ALARM_TEXTS = ['motion detected', 'sound detected', 'person detected', 'tamper', 'low battery', 'storage full', 'offline too long'];
+const DEVICE_LOG_TEXTS = ['boot ok', 'firmware check', 'stream started', 'stream stopped', 'wifi reconnect', 'sd card error', 'nat probe'];
+const SERVICE_IDS = [2, 4, 5, 9, 17, 21, 26, 27, 34];
+const SERVICE_TEXTS = ['started', 'health check ok', 'queue slow', 'connection pool exhausted', 'config reloaded', 'request timeout'];
+const appTotals = { users: 0, logins: 0, alarms: 0, deviceLogs: 0, serviceLogs: 0, refused: 0 };
+const appUsers = Array.from({ length: USERS }, (_, i) => ({
+  app_id: 1 + (i % APPS),
+  user_id: `${PREFIX.toLowerCase()}-user-${String(i + 1).padStart(6, '0')}`,
+}));
+const levelOf = () => (Math.random() < 0.6 ? 2 : Math.random() < 0.5 ? 1 : Math.random() < 0.7 ? 3 : 4);
+
+const sendApp = async (events, counter) => {
+  for (let i = 0; i < events.length; i += 5000) {
+    const chunk = events.slice(i, i + 5000);
+    const answer = await post('v2/iot/ingest/events', { events: chunk }, { 'x-service-key': KEY });
+    if (answer.code === 401) throw new Error('the server refused the service key (401)');
+    if (answer.code !== 200) {
+      totals.errors++;
+      continue;
+    }
+    appTotals.refused += answer.data.refused?.length ?? 0;
+    if (counter) appTotals[counter] += chunk.length - answer.data.unknown.length - (answer.data.refused?.length ?? 0);
+  }
+};
+
+/** Users registered over the last 30 days, sign-ins on some days since, owners and shares, a week of alarms and logs. */
+const seedAppSide = async () => {
+  const t0 = Math.floor(now());
+  const compId = simCompId ?? 1;
+  const registrations = [];
+  const logins = [];
+  for (const [i, u] of appUsers.entries()) {
+    const registered = t0 - Math.floor(rand(0, 30 * DAY));
+    u.registered = registered;
+    registrations.push({
+      type: 'user_register',
+      app_id: u.app_id,
+      comp_id: compId,
+      user_id: u.user_id,
+      country: pick(COUNTRIES),
+      lang: pick(LANGS),
+      email: `${u.user_id}@sim.example`,
+      phone: `1${String(3_000_000_000 + i * 7919).slice(0, 10)}`,
+      ts: registered,
+    });
+    for (let d = registered + DAY; d < t0; d += DAY)
+      if (Math.random() < 0.4) logins.push({ type: 'user_login', app_id: u.app_id, user_id: u.user_id, ts: d });
+  }
+  await sendApp(registrations, 'users');
+  await sendApp(logins, 'logins');
+  // Owners (device i → user i), 1 in 5 shared with the next user of the same app.
+  const bindings = [];
+  uids.forEach((uid, i) => {
+    if (appUsers.length === 0) return;
+    const owner = appUsers[i % appUsers.length];
+    bindings.push({ type: 'bind', uid, app_id: owner.app_id, user_id: owner.user_id });
+    const other = appUsers[(i + APPS) % appUsers.length];
+    if (i % 5 === 0 && other.app_id === owner.app_id && other !== owner)
+      bindings.push({ type: 'share', uid, app_id: owner.app_id, user_id: owner.user_id, to_user_id: other.user_id });
+  });
+  await sendApp(bindings);
+  // A week of history: a few alarms and log lines per device, service lines per service (once: not when
+  // an earlier run of these devices left alarms, as far as the admin's login can tell).
+  if (token && uids[0]) {
+    const seen = await post('v2/umh/admin/alarmlog/list', { uid: uids[0], page_size: 1 }, asUser(token));
+    if (seen.code === 200 && seen.count > 0) {
+      log(`app side: ${appTotals.users} new users; earlier alarms found, no history backfilled`);
+      return;
+    }
+  }
+  const history = [];
+  for (const uid of uids) {
+    for (let k = 0; k < 3; k++) {
+      const type = 1 + Math.floor(Math.random() * 7);
+      history.push({ type: 'alarm', uid, alarm_type: type, text: ALARM_TEXTS[type - 1], ts: t0 - Math.floor(rand(0, 7 * DAY)) });
+    }
+    for (let k = 0; k < 5; k++)
+      history.push({ type: 'device_log', uid, level: levelOf(), text: pick(DEVICE_LOG_TEXTS), ts: t0 - Math.floor(rand(0, 7 * DAY)) });
+  }
+  await sendApp(
+    history.filter((e) => e.type === 'alarm'),
+    'alarms',
+  );
+  await sendApp(
+    history.filter((e) => e.type === 'device_log'),
+    'deviceLogs',
+  );
+  const serviceHistory = [];
+  for (const id of SERVICE_IDS)
+    for (let k = 0; k < 20; k++)
+      serviceHistory.push({
+        type: 'service_log',
+        service_id: id,
+        level: levelOf(),
+        text: pick(SERVICE_TEXTS),
+        node: `node-${1 + (k % 3)}`,
+        ts: t0 - Math.floor(rand(0, 7 * DAY)),
+      });
+  await sendApp(serviceHistory, 'serviceLogs');
+  log(
+    `app side: ${appTotals.users} users of ${APPS} apps (company ${compId}), ${appTotals.logins} past sign-ins, ${bindings.length} bindings and shares, ` +
+      `${appTotals.alarms} alarms, ${appTotals.deviceLogs} device and ${appTotals.serviceLogs} service log lines of the last week` +
+      (appTotals.refused > 0 ? ` (${appTotals.refused} refused: is company ${compId} there? --comp-id)` : ''),
+  );
+};
+
+/** One second of the app side: sign-ins, alarms and log lines of online devices, service lines. */
+const appTick = async () => {
+  const t = Math.floor(now());
+  const events = [];
+  for (const u of appUsers) if (Math.random() < 0.002) events.push({ type: 'user_login', app_id: u.app_id, user_id: u.user_id, ts: t });
+  for (const d of devices) {
+    if (d.state !== 'online' || unknownUids.has(d.uid)) continue;
+    const r = Math.random();
+    if (r < 0.002) {
+      const type = 1 + Math.floor(Math.random() * 7);
+      events.push({ type: 'alarm', uid: d.uid, alarm_type: type, text: ALARM_TEXTS[type - 1], ts: t });
+    } else if (r < 0.012) events.push({ type: 'device_log', uid: d.uid, level: levelOf(), text: pick(DEVICE_LOG_TEXTS), ts: t });
+  }
+  if (Math.random() < 0.3)
+    events.push({
+      type: 'service_log',
+      service_id: pick(SERVICE_IDS),
+      level: levelOf(),
+      text: pick(SERVICE_TEXTS),
+      node: `node-${1 + Math.floor(Math.random() * 3)}`,
+      ts: t,
+    });
+  if (events.length === 0) return;
+  const answer = await post('v2/iot/ingest/events', { events }, { 'x-service-key': KEY });
+  if (answer.code !== 200) {
+    totals.errors++;
+    return;
+  }
+  const failed = new Set([...answer.data.unknown.map((u) => u.index), ...(answer.data.refused ?? []).map((r) => r.index)]);
+  events.forEach((e, i) => {
+    if (failed.has(i)) return;
+    if (e.type === 'user_login') appTotals.logins++;
+    else if (e.type === 'alarm') appTotals.alarms++;
+    else if (e.type === 'device_log') appTotals.deviceLogs++;
+    else appTotals.serviceLogs++;
+  });
+};
+
 let stopping = false;
 const started = Date.now();
 let lastSent = 0;
@@ -256,7 +417,8 @@ const summary = () => {
   log(
     `${Math.round((Date.now() - started) / 1000)} s: online ${count('online')}, dropped ${count('dropped')}, silent ${count('silent')}, ` +
       `not yet connected ${count('idle')}, unknown ${unknownUids.size} | sent ${totals.sent} (${rate.toFixed(0)}/s), drops ${totals.drops}, ` +
-      `silences ${totals.silences}, NAT changes ${totals.natChanges}, wake toggles ${totals.wakes}, errors ${totals.errors}`,
+      `silences ${totals.silences}, NAT changes ${totals.natChanges}, wake toggles ${totals.wakes}, errors ${totals.errors} | ` +
+      `app: sign-ins ${appTotals.logins}, alarms ${appTotals.alarms}, device logs ${appTotals.deviceLogs}, service logs ${appTotals.serviceLogs}`,
   );
 };
 
@@ -273,10 +435,16 @@ process.on('SIGTERM', () => void stop());
 log(`${N} devices → ${URL_BASE}, heartbeat ${HEARTBEAT} s`);
 const summaryTimer = args.quiet ? null : setInterval(summary, 5000);
 if (args.seconds) setTimeout(() => void stop(), Number(args.seconds) * 1000);
+try {
+  await seedAppSide();
+} catch (err) {
+  fail(`app side: ${err instanceof Error ? err.message : String(err)}`);
+}
 for (;;) {
   if (stopping) break;
   try {
     await tick();
+    await appTick();
   } catch (err) {
     console.error(`[simulate] ${err instanceof Error ? err.message : String(err)}`);
     if (summaryTimer) clearInterval(summaryTimer);

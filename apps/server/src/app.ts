@@ -11,6 +11,7 @@ import { liveStream, registerDeviceState } from './modules/iot/device-state.rout
 import { installJobs, jobDownloads } from './modules/iot/job-files.js';
 import { jobRoutes } from './modules/iot/jobs.routes.js';
 import { licenceDownloads, licenceRoutes } from './modules/iot/licence.routes.js';
+import { logRoutes } from './modules/iot/log.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
@@ -18,6 +19,7 @@ import { installDispatch } from './modules/push/dispatch.job.js';
 import { pushRoutes } from './modules/push/push.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
+import { umhDownloads, umhRoutes } from './modules/umh/umh.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
 import { authRoutes } from './modules/user/auth.routes.js';
 import { registerBenchRoutes } from './modules/user/bench.routes.js';
@@ -52,6 +54,8 @@ export const ROUTES: Route[] = [
   ...licenceRoutes,
   ...uploadRoutes,
   ...pushRoutes,
+  ...umhRoutes,
+  ...logRoutes,
 ];
 
 export interface BuildAppOptions {
@@ -109,7 +113,14 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   installJobs(app, services);
   installDispatch(app, services);
   // Every GET download and the live stream (SSE), declared in the contract's DOWNLOADS.
-  registerDownloads(app, services, [...jobDownloads, ...statsDownloads, ...licenceDownloads, ...ossDownloads, liveStream(deviceState)]);
+  registerDownloads(app, services, [
+    ...jobDownloads,
+    ...statsDownloads,
+    ...licenceDownloads,
+    ...umhDownloads,
+    ...ossDownloads,
+    liveStream(deviceState),
+  ]);
   // Multipart uploads and file PUTs: their own body parsers, the same authentication.
   await app.register(registerUploads(services));
 

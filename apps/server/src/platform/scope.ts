@@ -29,6 +29,12 @@ export const inScope = (scope: Scope, column: string): RawBuilder<SqlBool> => {
   }
 };
 
+/**
+ * Rows of the platform itself (no company: the services' log lines): only a scope of everything
+ * (the super administrator) sees them.
+ */
+export const platformRowsVisible = (scope: Scope): RawBuilder<SqlBool> => (scope.kind === 'all' ? sql<SqlBool>`true` : sql<SqlBool>`false`);
+
 /** A company-tree scope listed as ids up to this many (more: the path condition instead). */
 export const MAX_SCOPE_IDS = 5000;
 

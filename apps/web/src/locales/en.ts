@@ -1,3 +1,4 @@
+import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
@@ -505,6 +506,7 @@ const en = {
   jobs: jobsArea.en,
   stats: statsArea.en,
   ...messagingArea.en,
+  appdata: appdataArea.en,
 };
 
 export type Messages = typeof en;

@@ -1,3 +1,4 @@
+import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
@@ -501,6 +502,7 @@ const zhCN: Messages = {
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
   ...messagingArea.zhCN,
+  appdata: appdataArea.zhCN,
 };
 
 export default zhCN;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { APP_STATS_XLSX_PATH, appStatsInput } from '../schemas/appdata.js';
 import { id } from '../schemas/common.js';
 import { LICENCE_XLSX_PATH, LIVE_PATH, LIVE_STATE_EVENT, licenceExportInput, liveStateSchema } from '../schemas/device-state.js';
 import type { JobKind } from '../schemas/jobs.js';
 import { UPLOAD_FOLDERS, uploadOutput } from '../schemas/product.js';
 import { STATS_XLSX_PATH, statsInput } from '../schemas/stats.js';
+import { APPDATA_API } from './appdata.js';
 import { type Access, empty } from './define.js';
 import { DEVICE_STATE_API } from './device-state.js';
 import { JOBS_API } from './jobs.js';
@@ -128,6 +130,20 @@ export const DOWNLOADS = {
     "A device state export's file (the job row's download_path and download_ticket)",
     { contentType: XLSX_CONTENT_TYPE },
   ),
+  logExportFile: download(
+    'v2/iot/file/{id}/log-export.xlsx',
+    APPDATA_API.logExportList.access,
+    jobFileInput,
+    "A device log export's file (the job row's download_path and download_ticket)",
+    { contentType: XLSX_CONTENT_TYPE },
+  ),
+  appStatsXlsx: download(
+    APP_STATS_XLSX_PATH,
+    APPDATA_API.appStatistics.access,
+    appStatsInput,
+    'The numbers of v2/umh/admin/user/statistics/get as .xlsx (ticket: download_ticket of that answer, scope of its caller)',
+    { contentType: XLSX_CONTENT_TYPE },
+  ),
   statsXlsx: download(
     STATS_XLSX_PATH,
     STATS_API.devStatistics.access,
@@ -163,6 +179,7 @@ export const JOB_FILE_DOWNLOADS: Record<JobKind, DownloadDef<typeof jobFileInput
   device_import: DOWNLOADS.importReport,
   device_export: DOWNLOADS.deviceExportFile,
   state_export: DOWNLOADS.stateExportFile,
+  log_export: DOWNLOADS.logExportFile,
 };
 
 /** The paths taking a file (modules/oss/upload.routes.ts). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_EVENT_REFUSALS, APP_EVENT_SCHEMAS } from './appdata.js';
 import { id, ids, int, jsonObject, oneOf, pagingSchema, requiredText, safeString, text, unixTime } from './common.js';
 import { companyRef } from './company-ref.js';
 
@@ -54,8 +55,15 @@ export const deviceEventSchema = z.object({
 });
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
+/**
+ * Every kind the ingestion path takes, told apart by `type`: the device state kinds above and
+ * the app side's (schemas/appdata.ts: app users, bindings and shares, alarms, device and service logs).
+ */
+export const ingestEventSchema = z.discriminatedUnion('type', [deviceEventSchema, ...APP_EVENT_SCHEMAS]);
+export type IngestEvent = z.infer<typeof ingestEventSchema>;
+
 export const ingestInput = z.object({
-  events: z.array(deviceEventSchema).min(1).max(INGEST_BATCH_MAX),
+  events: z.array(ingestEventSchema).min(1).max(INGEST_BATCH_MAX),
 });
 export type IngestInput = z.infer<typeof ingestInput>;
 
@@ -74,6 +82,8 @@ export const ingestOutput = z.object({
       }),
     )
     .optional(),
+  /** App-side events not applied (the rest is): position in the batch and why. */
+  refused: z.array(z.object({ index: z.number().int(), reason: z.enum(APP_EVENT_REFUSALS) })).optional(),
 });
 export type IngestOutput = z.infer<typeof ingestOutput>;
 

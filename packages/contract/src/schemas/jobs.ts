@@ -6,7 +6,7 @@ import { companyRef } from './company-ref.js';
  * Background jobs of issue 3: device imports (SPEC §4 import states), exports (SPEC §4
  * export states) and the duplicates imports and registrations run into (product/dev_dup).
  */
-export const JOB_KINDS = ['device_import', 'device_export', 'state_export'] as const;
+export const JOB_KINDS = ['device_import', 'device_export', 'state_export', 'log_export'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** SPEC §4 import states, plus failed (the file was unreadable or vanished). */

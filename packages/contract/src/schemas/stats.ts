@@ -14,6 +14,21 @@ export const dayOf = (unix: number): number => Math.floor(unix / SECONDS_PER_DAY
 export const dayLabel = (day: number): string => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
 
 /**
+ * A statistics range: `gmt_end` after `gmt_start`, and at most STATS_MAX_DAYS UTC days (406
+ * `gmt_end`). Shared by the device and app-user statistics.
+ */
+export const checkDayRange = (v: { gmt_start: number; gmt_end: number }, ctx: z.RefinementCtx) => {
+  if (v.gmt_end <= v.gmt_start) {
+    ctx.addIssue({ code: 'too_small', origin: 'number', minimum: v.gmt_start + 1, inclusive: true, path: ['gmt_end'], input: v.gmt_end });
+    return;
+  }
+  if (dayOf(v.gmt_end - 1) - dayOf(v.gmt_start) + 1 > STATS_MAX_DAYS) {
+    // The rule names the day limit (the web says "at most 366 days").
+    ctx.addIssue({ code: 'too_big', origin: 'number', maximum: STATS_MAX_DAYS, inclusive: true, path: ['gmt_end'], input: v.gmt_end });
+  }
+};
+
+/**
  * Device statistics over whole UTC days: `gmt_start` (inclusive) and `gmt_end` (exclusive,
  * CONTRACT §1) are unix seconds; the range covers the days they touch, at most 366.
  * `comp_id` narrows to a company and its subsidiaries (within the caller's scope), `pk` to a product.
@@ -26,16 +41,7 @@ export const statsInput = z
     pk: text(64).optional(),
     group: z.enum(['day']).optional(),
   })
-  .superRefine((v, ctx) => {
-    if (v.gmt_end <= v.gmt_start) {
-      ctx.addIssue({ code: 'too_small', origin: 'number', minimum: v.gmt_start + 1, inclusive: true, path: ['gmt_end'], input: v.gmt_end });
-      return;
-    }
-    if (dayOf(v.gmt_end - 1) - dayOf(v.gmt_start) + 1 > STATS_MAX_DAYS) {
-      // The rule names the day limit (the web says "at most 366 days").
-      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: STATS_MAX_DAYS, inclusive: true, path: ['gmt_end'], input: v.gmt_end });
-    }
-  });
+  .superRefine(checkDayRange);
 export type StatsInput = z.infer<typeof statsInput>;
 
 export const statsDaySchema = z.object({

@@ -1,10 +1,19 @@
-import { type DeviceEvent, deviceEventSchema, INGEST_BATCH_MAX, type IngestOutput } from '@iot/contract';
+import {
+  type AppEvent,
+  DEVICE_EVENT_TYPES,
+  type DeviceEvent,
+  deviceEventSchema,
+  INGEST_BATCH_MAX,
+  type IngestEvent,
+  type IngestOutput,
+} from '@iot/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { connect, type MqttClient } from 'mqtt';
 import type { Services } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { createLiveBus, type LiveBus } from '../../platform/live-bus.js';
 import { nowSeconds } from '../../platform/time.js';
+import { ingestAppEvents } from '../umh/appdata-ingest.service.js';
 import {
   applyEvents,
   createMissingStates,
@@ -21,8 +30,11 @@ const PRUNE_EVERY_MS = 60_000;
 const MQTT_FLUSH_MS = 100;
 
 export interface DeviceStateService {
-  /** Applies a batch (the one ingestion path: HTTP and MQTT) and tells open consoles what changed. */
-  ingest(events: DeviceEvent[]): Promise<IngestOutput>;
+  /**
+   * Applies a batch (the one ingestion path: HTTP and MQTT) and tells open consoles what changed;
+   * the app side's kinds (users, bindings, alarms, logs) go to modules/umh.
+   */
+  ingest(events: IngestEvent[]): Promise<IngestOutput>;
   bus: LiveBus<StateChange[]>;
   /** One sweep now (the timer calls it every few seconds). */
   sweep(): Promise<void>;
@@ -52,8 +64,39 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
     return results;
   };
 
-  const ingest = async (events: DeviceEvent[]): Promise<IngestOutput> => {
+  const isDeviceEvent = (e: IngestEvent): e is DeviceEvent => (DEVICE_EVENT_TYPES as readonly string[]).includes(e.type);
+
+  /** Device state kinds and the app side's kinds of one batch, each answered at its position in the batch. */
+  const ingest = async (all: IngestEvent[]): Promise<IngestOutput> => {
     const now = nowSeconds();
+    const positions: number[] = [];
+    const deviceEvents: DeviceEvent[] = [];
+    const appItems: { index: number; e: AppEvent & { ts: number } }[] = [];
+    all.forEach((e, index) => {
+      if (isDeviceEvent(e)) {
+        positions.push(index);
+        deviceEvents.push(e);
+      } else appItems.push({ index, e: { ...e, ts: e.ts ?? now } });
+    });
+    const out: IngestOutput = deviceEvents.length > 0 ? await ingestDeviceEvents(deviceEvents, now) : { accepted: 0, unknown: [] };
+    // Positions within the device events → positions within the batch.
+    const at = (i: number) => positions[i] ?? i;
+    out.unknown = out.unknown.map((u) => ({ ...u, index: at(u.index) }));
+    if (out.licences) out.licences = out.licences.map((l) => ({ ...l, index: at(l.index) }));
+    return appItems.length > 0 ? { ...out, ...(await appOut(appItems, out)) } : out;
+  };
+
+  const appOut = async (items: { index: number; e: AppEvent & { ts: number } }[], out: IngestOutput): Promise<Partial<IngestOutput>> => {
+    const app = await ingestAppEvents(db, items);
+    const unknown = [...out.unknown, ...app.unknown].sort((a, b) => a.index - b.index);
+    return {
+      accepted: out.accepted + items.length - app.unknown.length - app.refused.length,
+      unknown,
+      ...(app.refused.length > 0 ? { refused: app.refused } : {}),
+    };
+  };
+
+  const ingestDeviceEvents = async (events: DeviceEvent[], now: number): Promise<IngestOutput> => {
     const stamped = events.map((e) => ({ ...e, ts: e.ts ?? now }));
     const applied = await applyEvents(db, stamped);
     let changes = applied.changes;

@@ -8,6 +8,7 @@ import { pushDispatchHandler } from '../push/dispatch.job.js';
 import { exportHandler } from './device-export.job.js';
 import { deviceImportHandler } from './device-import.job.js';
 import { findJobInScope } from './job.repository.js';
+import { logExportHandler } from './log-export.job.js';
 import { buildImportTemplate } from './xlsx.js';
 
 export const JOB_HANDLERS = {
@@ -15,6 +16,7 @@ export const JOB_HANDLERS = {
   device_export: exportHandler('device_export'),
   state_export: exportHandler('state_export'),
   push_dispatch: pushDispatchHandler,
+  log_export: logExportHandler,
 };
 
 const servicesByApp = new WeakMap<FastifyInstance, Services>();
@@ -49,6 +51,7 @@ export const jobDownloads: Download[] = [
   jobFile('device_import'),
   jobFile('device_export'),
   jobFile('state_export'),
+  jobFile('log_export'),
 ];
 
 /**

@@ -438,6 +438,90 @@ export interface PushRecordTable {
   next_attempt: Unix;
 }
 
+/** App users as the app side reports them (migration 0018). */
+export interface UmhUserTable {
+  id: Generated<number>;
+  app_id: number;
+  comp_id: number;
+  user_id: string;
+  /** upper(user_id). */
+  user_key: string;
+  country: Generated<string>;
+  lang: Generated<string>;
+  email: Generated<string>;
+  phone: Generated<string>;
+  gmt_register: Unix;
+  gmt_login: Unix | null;
+  active_day: number;
+}
+
+export interface AppUserDailyTable {
+  comp_id: number;
+  app_id: number;
+  day: number;
+  new_users: Generated<number>;
+  active_users: Generated<number>;
+}
+
+export interface AppUserCountryTable {
+  comp_id: number;
+  app_id: number;
+  country: string;
+  users: Generated<number>;
+}
+
+export interface UmhDevbindTable {
+  id: Generated<number>;
+  app_id: number;
+  comp_id: number;
+  device_id: number;
+  user_id: string;
+  user_key: string;
+  /** 1 owner, 2 shared. */
+  role: number;
+  owner_user_id: string;
+  gmt_create: Unix;
+}
+
+/** Rows per UTC day of the three logs (log 1 alarms, 2 device logs, 3 service logs), kept by triggers. */
+export interface LogDayTable {
+  log: number;
+  part: number;
+  day: number;
+  k: number;
+  n: number;
+}
+
+export interface AlarmLogTable {
+  id: Generated<number>;
+  device_id: number;
+  uid: string;
+  pk: string;
+  comp_id: number;
+  alarm_type: number;
+  text: Generated<string>;
+  ts: Unix;
+}
+
+export interface DeviceLogTable {
+  id: Generated<number>;
+  device_id: number;
+  uid: string;
+  comp_id: number;
+  level: number;
+  text: string;
+  ts: Unix;
+}
+
+export interface ServiceLogTable {
+  id: Generated<number>;
+  service_id: number;
+  level: number;
+  node: Generated<string>;
+  text: string;
+  ts: Unix;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -476,4 +560,12 @@ export interface DB {
   push_template: PushTemplateTable;
   push_link: PushLinkTable;
   push_record: PushRecordTable;
+  umh_user: UmhUserTable;
+  app_user_daily: AppUserDailyTable;
+  app_user_country: AppUserCountryTable;
+  umh_devbind: UmhDevbindTable;
+  log_day: LogDayTable;
+  alarm_log: AlarmLogTable;
+  device_log: DeviceLogTable;
+  service_log: ServiceLogTable;
 }

@@ -13,6 +13,7 @@ import { withLang } from '../../lib/lang';
 import { countQueryOptions } from '../../lib/resource';
 import { useSessionInfo } from '../../lib/session';
 import DeviceTrendCard from './device-trend-card';
+import TopAppsCard from './top-apps-card';
 
 interface CountCardProps {
   title: LabelKey;
@@ -87,6 +88,11 @@ export default function DashboardPage() {
         {access.can('info/dev') && (
           <Col xs={24} xl={16}>
             <DeviceTrendCard />
+          </Col>
+        )}
+        {access.can('info/user') && (
+          <Col xs={24} xl={8}>
+            <TopAppsCard />
           </Col>
         )}
       </Row>

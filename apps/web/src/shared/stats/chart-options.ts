@@ -44,3 +44,13 @@ export const barOption = (names: string[], values: { name: string; data: number[
   yAxis: { type: 'category', inverse: true, data: names, axisLabel: { width: 140, overflow: 'truncate' } },
   series: values.map((v) => ({ name: v.name, type: 'bar', data: v.data, barMaxWidth: 18 })),
 });
+
+/** Lines over days (any statistics: app users…). */
+export const linesOption = (days: string[], values: { name: string; data: number[] }[]): ChartOption => ({
+  tooltip: { trigger: 'axis' },
+  legend: { top: 0 },
+  grid: { left: 48, right: 16, top: 36, bottom: 28 },
+  xAxis: { type: 'category', data: days, boundaryGap: false },
+  yAxis: { type: 'value', minInterval: 1 },
+  series: values.map((v) => ({ name: v.name, type: 'line', showSymbol: days.length <= 31, data: v.data })),
+});

@@ -1,4 +1,4 @@
-import { API, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput } from '@iot/contract';
+import { API, APP_STATS_XLSX_PATH, type AppStatsInput, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput } from '@iot/contract';
 import type { Dayjs } from 'dayjs';
 import { downloadHref } from '../../lib/downloads';
 import { dataQueryOptions } from '../../lib/resource';
@@ -23,3 +23,14 @@ export const countryName = (code: string, lang: string) => {
     return code;
   }
 };
+
+/** The app-user statistics (info/user) and their .xlsx link. */
+export const appStatsQueryOptions = (params: AppStatsInput) => dataQueryOptions(API.appStatistics, params);
+export const appStatsXlsxHref = (params: AppStatsInput, ticket: string) =>
+  downloadHref(APP_STATS_XLSX_PATH, {
+    gmt_start: params.gmt_start,
+    gmt_end: params.gmt_end,
+    comp_id: params.comp_id,
+    app_id: params.app_id,
+    ticket,
+  });

@@ -1,0 +1,92 @@
+import { API, type AppUserDetail, maskEmail, maskPhone } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
+import type { Scope } from '../../platform/context.js';
+import type { Conn } from '../../platform/db/database.js';
+import { atLeast, below, contains, defineList, eq } from '../../platform/list.js';
+import { inScope } from '../../platform/scope.js';
+
+const USER_COLUMNS = [
+  'u.id',
+  'u.app_id',
+  'u.comp_id',
+  'c.comp_name',
+  'u.user_id',
+  'u.country',
+  'u.lang',
+  'u.email',
+  'u.phone',
+  'u.gmt_register',
+  'u.gmt_login',
+] as const;
+
+const selectUsers = (conn: Conn) =>
+  conn.selectFrom('umh_user as u').leftJoin('company as c', 'c.comp_id', 'u.comp_id').select(USER_COLUMNS);
+
+/** App users (applist/user) of companies in scope, newest registration first; email and phone masked. */
+export const listAppUsers = defineList(API.appUserList, {
+  from: (conn) => conn.selectFrom('umh_user as u'),
+  scope: 'u.comp_id',
+  filters: {
+    app_id: eq('u.app_id'),
+    comp_id: eq('u.comp_id'),
+    country: (v) => (v === '' ? null : sql<SqlBool>`u.country = ${v.toUpperCase()}`),
+    gmt_start: atLeast('u.gmt_register'),
+    gmt_end: below('u.gmt_register'),
+    user_id: contains('u.user_id'),
+    email: contains('u.email'),
+  },
+  sorts: { id: 'u.id', gmt_register: 'u.gmt_register', gmt_login: { column: 'u.gmt_login', nullable: true }, user_id: 'u.user_id' },
+  defaultSort: { column: 'u.gmt_register', direction: 'desc' },
+  key: 'u.id',
+  select: selectUsers,
+  toRow: (r) => ({ ...r, id: Number(r.id), email: maskEmail(r.email), phone: maskPhone(r.phone) }),
+});
+
+/** One app user in scope, whole, with its bound and shared device counts. */
+export const getAppUser = async (conn: Conn, scope: Scope, id: number): Promise<AppUserDetail | undefined> => {
+  const r = await selectUsers(conn)
+    .select((eb) => [
+      eb
+        .selectFrom('umh_devbind as b')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('b.app_id', '=', 'u.app_id')
+        .whereRef('b.user_key', '=', 'u.user_key')
+        .where('b.role', '=', 1)
+        .as('owned'),
+      eb
+        .selectFrom('umh_devbind as b')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('b.app_id', '=', 'u.app_id')
+        .whereRef('b.user_key', '=', 'u.user_key')
+        .where('b.role', '=', 2)
+        .as('shared'),
+    ])
+    .where('u.id', '=', id)
+    .where(inScope(scope, 'u.comp_id'))
+    .executeTakeFirst();
+  if (!r) return undefined;
+  return { ...r, id: Number(r.id), owned: Number(r.owned ?? 0), shared: Number(r.shared ?? 0) };
+};
+
+/** Device bindings and shares (applist/dev) of devices in scope, newest first. */
+export const listDevBinds = defineList(API.devBindList, {
+  from: (conn) => conn.selectFrom('umh_devbind as b'),
+  scope: 'b.comp_id',
+  filters: {
+    app_id: eq('b.app_id'),
+    comp_id: eq('b.comp_id'),
+    uid: (v) => (v === '' ? null : sql<SqlBool>`b.device_id = (select bd.id from device bd where upper(bd.uid) = ${v.toUpperCase()})`),
+    user_id: (v) => (v === '' ? null : sql<SqlBool>`(b.user_key = ${v.toUpperCase()} or upper(b.owner_user_id) = ${v.toUpperCase()})`),
+    role: eq('b.role'),
+  },
+  sorts: { id: 'b.id', gmt_create: 'b.gmt_create' },
+  defaultSort: { column: 'b.id', direction: 'desc' },
+  key: 'b.id',
+  select: (conn: Conn) =>
+    conn
+      .selectFrom('umh_devbind as b')
+      .innerJoin('device as d', 'd.id', 'b.device_id')
+      .leftJoin('company as c', 'c.comp_id', 'b.comp_id')
+      .select(['b.id', 'b.app_id', 'b.comp_id', 'c.comp_name', 'd.uid', 'b.user_id', 'b.role', 'b.owner_user_id', 'b.gmt_create']),
+  toRow: (r) => ({ ...r, id: Number(r.id) }),
+});

@@ -1,0 +1,212 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { type AppStatsInput, type AppStatsOutput, STATS_MAX_DAYS } from '@iot/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Flex,
+  InputNumber,
+  Row,
+  Segmented,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  TreeSelect,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCompanyTreeData } from '../../../components/pickers';
+import { currentLanguage } from '../../../lib/i18n';
+import Chart from '../../../shared/stats/chart';
+import { barOption, linesOption } from '../../../shared/stats/chart-options';
+import { appStatsQueryOptions, appStatsXlsxHref, countryName, rangeOf } from '../../../shared/stats/stats-query';
+
+type View = 'chart' | 'table';
+
+const Panel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
+  <Card title={title} size="small" style={{ height: '100%' }}>
+    {view === 'chart' ? chart : table}
+  </Card>
+);
+
+/** info/user: new and active app users per day, per app, top countries (rollups), as charts or tables, and as an .xlsx. */
+export default function UserStatsPage() {
+  const { t } = useTranslation();
+  const lang = currentLanguage();
+  const companies = useCompanyTreeData();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs().startOf('day')]);
+  const [compId, setCompId] = useState<number | undefined>();
+  const [appId, setAppId] = useState<number | undefined>();
+  const [view, setView] = useState<View>('chart');
+  const params: AppStatsInput = useMemo(
+    () => ({
+      ...rangeOf(range[0], range[1]),
+      ...(compId !== undefined ? { comp_id: compId } : {}),
+      ...(appId !== undefined ? { app_id: appId } : {}),
+    }),
+    [range, compId, appId],
+  );
+  const query = useQuery({ ...appStatsQueryOptions(params), placeholderData: keepPreviousData });
+  const s: AppStatsOutput | undefined = query.data;
+  const f = useCallback(
+    (k: 'day' | 'new_users' | 'active_users' | 'users' | 'app_id' | 'comp_name' | 'country') => t(`appdata.stats.fields.${k}`),
+    [t],
+  );
+
+  const trend = useMemo(
+    () =>
+      s &&
+      linesOption(
+        s.series.map((r) => r.day),
+        [
+          { name: f('new_users'), data: s.series.map((r) => r.new_users) },
+          { name: f('active_users'), data: s.series.map((r) => r.active_users) },
+        ],
+      ),
+    [s, f],
+  );
+  const apps = useMemo(
+    () =>
+      s &&
+      barOption(
+        s.apps.slice(0, 10).map((a) => `${a.app_id}${a.comp_name ? ` · ${a.comp_name}` : ''}`),
+        [
+          { name: f('new_users'), data: s.apps.slice(0, 10).map((a) => a.new_users) },
+          { name: f('active_users'), data: s.apps.slice(0, 10).map((a) => a.active_users) },
+        ],
+      ),
+    [s, f],
+  );
+  const countries = useMemo(
+    () =>
+      s &&
+      barOption(
+        s.countries.map((c) => countryName(c.country, lang)),
+        [{ name: f('users'), data: s.countries.map((c) => c.users) }],
+      ),
+    [s, f, lang],
+  );
+
+  const num = (key: 'new_users' | 'active_users' | 'users') => ({ title: f(key), dataIndex: key, key, align: 'right' as const });
+  const dayColumns: TableColumnsType<AppStatsOutput['series'][number]> = [
+    { title: f('day'), dataIndex: 'day', key: 'day' },
+    num('new_users'),
+    num('active_users'),
+  ];
+  const appColumns: TableColumnsType<AppStatsOutput['apps'][number]> = [
+    { title: f('app_id'), dataIndex: 'app_id', key: 'app_id' },
+    { title: f('comp_name'), dataIndex: 'comp_name', key: 'comp_name', render: (n: string | null, r) => n ?? r.comp_id },
+    num('new_users'),
+    num('active_users'),
+    num('users'),
+  ];
+  const countryColumns: TableColumnsType<AppStatsOutput['countries'][number]> = [
+    { title: f('country'), dataIndex: 'country', key: 'country', render: (c: string) => `${countryName(c, lang)} (${c})` },
+    num('users'),
+  ];
+  const small = { size: 'small' as const, pagination: false as const, scroll: { x: 'max-content' } };
+  const empty = <Typography.Text type="secondary">{t('appdata.stats.no_data')}</Typography.Text>;
+
+  return (
+    <div>
+      <Typography.Title level={1} style={{ fontSize: 22, marginTop: 0 }}>
+        {t('appdata.stats.title')}
+      </Typography.Title>
+      <Flex wrap gap={12} align="center" style={{ marginBottom: 16 }}>
+        <DatePicker.RangePicker
+          aria-label={t('stats.range')}
+          allowClear={false}
+          value={range}
+          disabledDate={(d, info) =>
+            d.isAfter(dayjs().endOf('day')) || (info.from !== undefined && Math.abs(d.diff(info.from, 'day')) >= STATS_MAX_DAYS)
+          }
+          onChange={(v) => {
+            if (v?.[0] && v[1]) setRange([v[0].startOf('day'), v[1].startOf('day')]);
+          }}
+        />
+        <TreeSelect
+          aria-label={t('stats.fields.comp_id')}
+          placeholder={t('stats.all_companies')}
+          allowClear
+          treeDefaultExpandAll
+          showSearch={{ treeNodeFilterProp: 'title' }}
+          style={{ width: 220 }}
+          treeData={companies}
+          value={compId}
+          onChange={(v?: number) => setCompId(v ?? undefined)}
+        />
+        <InputNumber<number>
+          aria-label={t('appdata.stats.app_id')}
+          placeholder={t('appdata.stats.all_apps')}
+          min={1}
+          precision={0}
+          style={{ width: 160 }}
+          value={appId ?? null}
+          onChange={(v) => setAppId(v ?? undefined)}
+        />
+        <Segmented<View>
+          aria-label={t('stats.view')}
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'chart', label: t('stats.charts') },
+            { value: 'table', label: t('stats.tables') },
+          ]}
+        />
+        <Button icon={<DownloadOutlined />} href={s ? appStatsXlsxHref(params, s.download_ticket) : undefined} disabled={!s} download>
+          {t('stats.download')}
+        </Button>
+      </Flex>
+      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+        {(['new_users', 'active_avg', 'active_peak', 'users'] as const).map((key) => (
+          <Col key={key} xs={12} sm={6}>
+            <Card size="small">
+              <Statistic title={t(`appdata.stats.totals.${key}`)} value={s?.totals[key] ?? '–'} loading={query.isLoading} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24}>
+          <Panel
+            title={t('appdata.stats.trend')}
+            view={view}
+            chart={trend && <Chart option={trend} label={t('appdata.stats.trend')} height={300} />}
+            table={
+              <Table
+                rowKey="day"
+                columns={dayColumns}
+                dataSource={s?.series ?? []}
+                {...small}
+                pagination={{ pageSize: 31, hideOnSinglePage: true }}
+              />
+            }
+          />
+        </Col>
+        <Col xs={24} lg={12}>
+          <Panel
+            title={t('appdata.stats.apps')}
+            view={view}
+            chart={apps && (s?.apps.length ? <Chart option={apps} label={t('appdata.stats.apps')} /> : empty)}
+            table={<Table rowKey={(r) => `${r.app_id}-${r.comp_id}`} columns={appColumns} dataSource={s?.apps ?? []} {...small} />}
+          />
+        </Col>
+        <Col xs={24} lg={12}>
+          <Panel
+            title={t('appdata.stats.countries')}
+            view={view}
+            chart={countries && (s?.countries.length ? <Chart option={countries} label={t('appdata.stats.countries')} /> : empty)}
+            table={<Table rowKey="country" columns={countryColumns} dataSource={s?.countries ?? []} {...small} />}
+          />
+        </Col>
+      </Row>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+        {t('appdata.stats.note')}
+      </Typography.Paragraph>
+    </div>
+  );
+}

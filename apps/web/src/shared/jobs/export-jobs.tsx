@@ -1,0 +1,137 @@
+import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
+import { type API, ExportState, type JobRow } from '@iot/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, DatePicker, Modal, Space, Table, Tag, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call, showApiError } from '../../lib/api';
+import { downloadHref } from '../../lib/downloads';
+import { toastSuccess } from '../../lib/feedback';
+import { formatTime } from '../../lib/format';
+import type { LabelKey } from '../../lib/labels';
+import { listKey, listQueryOptions, type Payload } from '../../lib/resource';
+
+/**
+ * Range exports on the job runner, for any screen: the jobs table (state, progress, download)
+ * and a dialog that starts one over chosen days (at most three months, SPEC §5) with the
+ * screen's filters. (product/device keeps its own copy in import-export.tsx until it moves here.)
+ */
+const POLL_MS = 1000;
+const EXPORT_MAX_MONTHS = 3;
+const stateColor: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
+
+export interface RangeExportDefs {
+  add: typeof API.logExportAdd;
+  list: typeof API.logExportList;
+}
+
+/** Export jobs of a list with state and download (polled while one is exporting). */
+export const ExportJobsTable = ({ list, label }: { list: RangeExportDefs['list']; label: LabelKey }) => {
+  const { t } = useTranslation();
+  const jobs = useQuery({
+    ...listQueryOptions(list, { page_size: 10 }),
+    refetchInterval: (q) => (q.state.data?.rows.some((r) => r.state === ExportState.EXPORTING) ? POLL_MS : false),
+  });
+  return (
+    <Table<JobRow>
+      aria-label={t(label)}
+      rowKey="id"
+      size="small"
+      loading={jobs.isLoading}
+      dataSource={jobs.data?.rows ?? []}
+      pagination={false}
+      columns={[
+        { key: 'id', dataIndex: 'id', title: t('jobs.fields.id') },
+        { key: 'gmt_create', dataIndex: 'gmt_create', title: t('jobs.fields.gmt_create'), render: (v: number) => formatTime(v) },
+        {
+          key: 'state',
+          dataIndex: 'state',
+          title: t('jobs.fields.state'),
+          render: (v: number, row) => (
+            <Tag color={stateColor[v]}>
+              {t(`jobs.export_states.${v}`)}
+              {v === ExportState.EXPORTING && row.total > 0 ? ` ${Math.floor((row.done * 100) / row.total)}%` : ''}
+            </Tag>
+          ),
+        },
+        { key: 'ok_count', dataIndex: 'ok_count', title: t('jobs.fields.rows') },
+        {
+          key: 'download',
+          title: t('common.actions'),
+          render: (_: unknown, row) =>
+            row.state === ExportState.SUCCESS && row.download_path ? (
+              <Typography.Link href={downloadHref(row.download_path, { ticket: row.download_ticket })}>
+                <DownloadOutlined /> {t('jobs.download')}
+              </Typography.Link>
+            ) : row.state === ExportState.FAILURE ? (
+              <Typography.Text type="danger">
+                {t(`jobs.errors.${row.error || 'internal'}`, { defaultValue: t('jobs.errors.internal') })}
+              </Typography.Text>
+            ) : null,
+        },
+      ]}
+    />
+  );
+};
+
+/** A toolbar button opening the export dialog: days (≤ 3 months) plus the list's filters, then the jobs. */
+export const RangeExportButton = ({
+  filters,
+  defs,
+  labels,
+}: {
+  filters: Payload;
+  defs: RangeExportDefs;
+  labels: { button: LabelKey; title: LabelKey; hint: LabelKey; range: LabelKey; start: LabelKey; started: LabelKey; list: LabelKey };
+}) => {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const [picking, setPicking] = useState<Dayjs | null>(null);
+  const [busy, setBusy] = useState(false);
+  const start = async () => {
+    if (!range) return;
+    setBusy(true);
+    try {
+      const { gmt_start: _s, gmt_end: _e, page_no: _p, page_size: _z, ...rest } = filters;
+      await call(defs.add, { ...rest, gmt_start: range[0].startOf('day').unix(), gmt_end: range[1].add(1, 'day').startOf('day').unix() });
+      toastSuccess(t(labels.started));
+      await qc.invalidateQueries({ queryKey: [listKey(defs.list)] });
+    } catch (err) {
+      showApiError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button icon={<ExportOutlined />} onClick={() => setOpen(true)}>
+        {t(labels.button)}
+      </Button>
+      <Modal open={open} title={t(labels.title)} onCancel={() => setOpen(false)} footer={null} width={720} destroyOnHidden>
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Typography.Text type="secondary">{t(labels.hint)}</Typography.Text>
+          <Space wrap>
+            <DatePicker.RangePicker
+              aria-label={t(labels.range)}
+              value={range}
+              onCalendarChange={(v) => setPicking(v?.[0] ?? v?.[1] ?? null)}
+              onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
+              disabledDate={(d) =>
+                d.isAfter(dayjs().endOf('day')) ||
+                (picking !== null &&
+                  (d.isAfter(picking.add(EXPORT_MAX_MONTHS, 'month')) || d.isBefore(picking.subtract(EXPORT_MAX_MONTHS, 'month'))))
+              }
+            />
+            <Button type="primary" icon={<ExportOutlined />} disabled={!range} loading={busy} onClick={() => void start()}>
+              {t(labels.start)}
+            </Button>
+          </Space>
+          <ExportJobsTable list={defs.list} label={labels.list} />
+        </Space>
+      </Modal>
+    </>
+  );
+};

@@ -1,0 +1,177 @@
+// Alarm-log benchmark (`node scripts/bench-alarms.mjs`, or `npm run bench` with BENCH_SUITE=alarms|all): for
+// PGlite and PostgreSQL, seeds BENCH_ALARMS alarm rows (1,000,000) over BENCH_DAYS days (90) for devices of
+// BENCH_COMPANIES companies (1,000) with generate_series (the statement-level triggers keep `log_day`), starts the
+// built server and times `v2/umh/admin/alarmlog/list` one call after another (latency, with its count) at page 1
+// and at a deep page (page 50,000 at 10 rows: offset 499,990) as the super administrator, page 1 and the last
+// page of a company administrator (company-tree scope, ~1,000 rows), a keyset page (after_ts/after_id), a
+// type-filtered deep page and a page with a time range cut inside days; and, on the database itself, a naive
+// OFFSET and count(*) for comparison.
+//
+// Knobs: BENCH_ALARMS (1000000), BENCH_DAYS (90), BENCH_COMPANIES (1000), BENCH_SAMPLES (200),
+// BENCH_DB=pglite|postgres|both, BENCH_DATABASE_URL, BENCH_KEEP=1.
+import { sql } from 'kysely';
+import {
+  ADMIN_PASSWORD,
+  buildServer,
+  createCompanyAdmin,
+  createTreeRole,
+  intEnv,
+  log,
+  login,
+  machine,
+  mark,
+  ms,
+  openSeededDatabase,
+  rootCompany,
+  runEachDatabase,
+  seedTopCompanies,
+  startServer,
+  timeCalls,
+  timeSql,
+  withBenchDatabase,
+} from './bench-lib.mjs';
+
+const ALARMS = intEnv('BENCH_ALARMS', 1_000_000);
+const DAYS = intEnv('BENCH_DAYS', 90);
+const COMPANIES = intEnv('BENCH_COMPANIES', 1000);
+const SAMPLES = intEnv('BENCH_SAMPLES', 200);
+const DEEP_PAGE = 50_000;
+const BATCH = 100_000;
+const COMP_ADMIN_ID = 'bench_alarm_admin';
+const COMP_ADMIN_PASSWORD = 'Bench#Alarm1';
+// Target (issue 8): p99 < 50 ms at page 1 and at a deep page.
+const TARGET_P99 = 50;
+const PATH = 'v2/umh/admin/alarmlog/list';
+
+/** Companies, a company administrator, then the alarms (round-robin over the companies, spread over DAYS days). */
+const seed = async ({ databaseUrl, pgliteDir }) => {
+  const started = performance.now();
+  const database = await openSeededDatabase({ databaseUrl, pgliteDir });
+  const db = database.db;
+  try {
+    const root = await rootCompany(db);
+    const now = Math.floor(Date.now() / 1000);
+    await seedTopCompanies(db, { root, to: COMPANIES, name: 'Alarm bench', short: 'AL', key: 'alarmbench-', now });
+    await sql`
+      create table bench_alarm_comp as
+      select comp_id, (row_number() over (order by comp_id) - 1)::int as idx
+      from company where comp_key like 'alarmbench-%'`.execute(db);
+    const span = DAYS * 86_400;
+    const start = now - span;
+    for (let lo = 0; lo < ALARMS; lo += BATCH) {
+      const hi = Math.min(ALARMS, lo + BATCH) - 1;
+      // One statement per batch: the triggers fold it into log_day. Times ascend with g (as alarms arrive).
+      await sql`
+        insert into alarm_log (device_id, uid, pk, comp_id, alarm_type, text, ts)
+        select g % 100000 + 1, 'ALARM-' || lpad((g % 100000)::text, 6, '0'), 'BENCHPK', c.comp_id, 1 + (g % 7), 'bench alarm',
+          ${start}::bigint + (g::bigint * ${span}::bigint) / ${ALARMS}::bigint
+        from generate_series(${lo}::int, ${hi}::int) g
+        join bench_alarm_comp c on c.idx = g % ${COMPANIES}::int`.execute(db);
+    }
+    await sql`drop table bench_alarm_comp`.execute(db);
+    const compId = Number(
+      (await sql`select comp_id from company where comp_key = ${`alarmbench-${Math.floor(COMPANIES / 2)}`}`.execute(db)).rows[0].comp_id,
+    );
+    const roleId = await createTreeRole(db, { name: 'Alarm bench admin', compId, menuKeys: ['applist', 'applist/alarm'], now });
+    await createCompanyAdmin(db, {
+      userId: COMP_ADMIN_ID,
+      password: COMP_ADMIN_PASSWORD,
+      userName: 'Alarm bench admin',
+      compId,
+      roleId,
+      now,
+    });
+    await sql`vacuum analyze`.execute(db);
+    const n = async (q) => Number((await q.execute(db)).rows[0].n);
+    const expectAll = await n(sql`select count(*)::int as n from alarm_log`);
+    const expectCompany = await n(sql`select count(*)::int as n from alarm_log where comp_id = ${compId}::int`);
+    const counted = await n(sql`select coalesce(sum(n), 0)::int as n from log_day where log = 1 and part = 0 and k = 0`);
+    if (counted !== expectAll) throw new Error(`log_day counts ${counted}, rows ${expectAll}`);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    log(`seeded ${expectAll} alarms over ${DAYS} days in ${COMPANIES} companies in ${seconds} s`);
+    const countStar = await timeSql(db, sql`select count(*) from alarm_log`, 5);
+    const naive = await timeSql(
+      db,
+      sql`select id from alarm_log order by ts desc, id desc offset ${(DEEP_PAGE - 1) * 10}::int limit 10`,
+      5,
+    );
+    return { expectAll, expectCompany, countStar, naive, start, seconds };
+  } finally {
+    await database.close();
+  }
+};
+
+const timeList = async (url, body, token) => {
+  const { last, ...timings } = await timeCalls(url, PATH, body, token, SAMPLES);
+  if (last.code !== 200) throw new Error(`list: ${last.code} ${last.msg}`);
+  return { ...timings, count: last.count, rows: last.data.length, last: last.data };
+};
+
+const runDatabase = (kind) =>
+  withBenchDatabase(kind, { tmpPrefix: 'iot-bench-alarm-', pgPrefix: 'iot_bench_alarm' }, async ({ dataDir, databaseUrl, pgliteDir }) => {
+    const seeded = await seed({ databaseUrl, pgliteDir });
+    const server = await startServer({ databaseUrl, dataDir, unset: ['MQTT_URL'] });
+    try {
+      const admin = await login(server.url, 'admin', ADMIN_PASSWORD);
+      const comp = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
+      const calls = [];
+      const add = async (what, body, token, expectCount, target = true) => {
+        const r = await timeList(server.url, body, token);
+        if (expectCount !== undefined && r.count !== expectCount) throw new Error(`${what}: count ${r.count}, expected ${expectCount}`);
+        calls.push({ what, target, ...r });
+        return r;
+      };
+      await add('page 1, super admin', { page_no: 1, page_size: 10 }, admin, seeded.expectAll);
+      const deep = await add(`page ${DEEP_PAGE}, super admin`, { page_no: DEEP_PAGE, page_size: 10 }, admin, seeded.expectAll);
+      if (deep.rows !== 10) throw new Error(`deep page: ${deep.rows} rows`);
+      const lastRow = deep.last.at(-1);
+      await add(
+        'keyset after the deep page, super admin',
+        { after_ts: lastRow.ts, after_id: lastRow.id, page_size: 10 },
+        admin,
+        seeded.expectAll,
+      );
+      await add('page 1, company admin', { page_no: 1, page_size: 10 }, comp, seeded.expectCompany);
+      await add(
+        `last page (${Math.ceil(seeded.expectCompany / 10)}), company admin`,
+        { page_no: Math.ceil(seeded.expectCompany / 10), page_size: 10 },
+        comp,
+        seeded.expectCompany,
+      );
+      await add('page 10,000 with alarm_type=3, super admin', { page_no: 10_000, page_size: 10, alarm_type: 3 }, admin);
+      // A range cut inside days: the edge days are counted row by row.
+      const from = seeded.start + 10 * 86_400 + 3_600;
+      await add(
+        'page 1, 30-day range cut inside days, super admin',
+        { page_no: 1, page_size: 10, gmt_start: from, gmt_end: from + 30 * 86_400 },
+        admin,
+      );
+      return { kind, seeded, calls };
+    } finally {
+      await server.stop();
+    }
+  });
+
+const print = (r) => {
+  console.log(`\n${r.kind}: ${r.seeded.expectAll} alarms over ${DAYS} days (seeded in ${r.seeded.seconds} s)`);
+  console.log('| call | p50 ms | p99 ms | count | target |');
+  console.log('|---|---:|---:|---:|---|');
+  for (const c of r.calls) {
+    console.log(
+      `| ${c.what} | ${ms(c.p50)} | ${ms(c.p99)} | ${c.count} | ${c.target ? `p99 < ${TARGET_P99} ${mark(c.p99 < TARGET_P99)}` : '—'} |`,
+    );
+  }
+  const s = r.seeded;
+  console.log(`| for comparison: count(*) from alarm_log (on the database) | ${ms(s.countStar.p50)} | ${ms(s.countStar.p99)} | | — |`);
+  console.log(`| for comparison: naive OFFSET ${(DEEP_PAGE - 1) * 10} (on the database) | ${ms(s.naive.p50)} | ${ms(s.naive.p99)} | | — |`);
+};
+
+const main = async () => {
+  console.log(
+    `alarm-log bench: ${ALARMS} alarms over ${DAYS} days in ${COMPANIES} companies, ${SAMPLES} sequential calls each; ${machine()}`,
+  );
+  if (process.env.BENCH_SKIP_BUILD !== '1') buildServer();
+  await runEachDatabase(runDatabase, print);
+};
+
+await main();
