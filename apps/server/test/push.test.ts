@@ -20,12 +20,14 @@ import {
 import { createCompanyAdmin, startTestServer, type TestServer } from './harness.js';
 import { addProduct, dbOf, fails, ok } from './helpers.js';
 
+const INGEST_KEY = 'push-ingest-key';
+
 /** Platforms, templates, links and the dispatcher sending for real (a local SMTP server, a webhook receiver). */
 let t: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   // The test drives the dispatcher itself: no job runner, no sweep.
-  t = await startTestServer({ jobWorkers: 0, pushSweepMs: 0 });
+  t = await startTestServer({ jobWorkers: 0, pushSweepMs: 0, ingestServiceKey: INGEST_KEY });
   smtp = await startSmtp();
 });
 afterAll(async () => {
@@ -175,10 +177,10 @@ describe('the dispatcher', () => {
         { to: 'hans@example.com', lang: 'de' },
       ],
       params,
-      source: 'alarm:1',
+      source: 'event:langs',
     });
     expect(ids).toHaveLength(2);
-    const queued = await records({ source: 'alarm:1' });
+    const queued = await records({ source: 'event:langs' });
     expect(queued.map((r) => r.state)).toEqual([PushState.PENDING, PushState.PENDING]);
     const before = smtp.mails.length;
     expect(await dispatchDue(services())).toBe(2);
@@ -188,13 +190,47 @@ describe('the dispatcher', () => {
     expect(zh?.text).toContain('小明，您好！设备 前门（SIM-000009）于 2026-11-23 10:00 发生 移动侦测。');
     expect(zh?.from).toContain('告警中心');
     expect(mails.find((m) => m.to === 'hans@example.com')?.subject).toBe('前门: 移动侦测');
-    const sent = await records({ source: 'alarm:1' });
+    const sent = await records({ source: 'event:langs' });
     expect(sent.map((r) => [r.recipient, r.state, r.lang, r.lang_fallback])).toEqual([
       ['hans@example.com', PushState.SENT, 'en', true],
       ['xiaoming@example.com', PushState.SENT, 'zh-CN', false],
     ]);
     // Nothing is due any more.
     expect(await dispatchDue(services())).toBe(0);
+  });
+
+  it('a device alarm reaches the app user bound to the device as a push record, and the alarm lists its pushes', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await dbOf(t)
+      .insertInto('device')
+      .values({ uid: 'PUSH-DEV-1', mac: '', dev_key: '', pk: 'PUSHPK01', comp_id: 1, gmt_create: now, gmt_update: now } as never)
+      .execute();
+    const ingest = (events: unknown[]) =>
+      fetch(`${t.url}/api/v2/iot/ingest/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-key': INGEST_KEY },
+        body: JSON.stringify({ events }),
+      }).then((r) => r.json() as Promise<{ code: number }>);
+    expect(
+      (
+        await ingest([
+          { type: 'user_register', app_id: 501, comp_id: 1, user_id: 'meimei', lang: 'zh-CN', email: 'meimei@example.com' },
+          { type: 'bind', uid: 'PUSH-DEV-1', app_id: 501, user_id: 'meimei' },
+        ])
+      ).code,
+    ).toBe(200);
+    expect((await ingest([{ type: 'alarm', uid: 'PUSH-DEV-1', alarm_type: 1, text: '移动侦测', ts: now }])).code).toBe(200);
+    const pushes = ok(await t.call<Rec[]>('v2/umh/admin/alarmpush/list', { page_size: 50 }, { token: t.adminToken }));
+    const mine = pushes.filter((p) => p.recipient === 'meimei@example.com');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ state: PushState.PENDING, lang: 'zh-CN', lang_fallback: false, title: 'PUSH-DEV-1：移动侦测' });
+    const before = smtp.mails.length;
+    await dispatchDue(services());
+    expect(smtp.mails.slice(before).find((m) => m.to === 'meimei@example.com')?.subject).toBe('PUSH-DEV-1：移动侦测');
+    const alarmId = Number(mine[0]?.source.split(':')[1]);
+    const one = ok(await t.call<Rec[]>('v2/umh/admin/alarmpush/list', { alarm_id: alarmId }, { token: t.adminToken }));
+    expect(one.map((p) => [p.recipient, p.state])).toEqual([['meimei@example.com', PushState.SENT]]);
+    expect(ok(await t.call<Rec[]>('v2/umh/admin/alarmpush/list', { alarm_id: alarmId + 1000 }, { token: t.adminToken }))).toEqual([]);
   });
 
   it('an unreachable provider is retried later with backoff; a permanent refusal fails at once', async () => {

@@ -1,5 +1,5 @@
-import { API, PushState } from '@iot/contract';
-import { sql } from 'kysely';
+import { API, MSG_TYPE_ALARM, PushState } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
 import type { Conn } from '../../platform/db/database.js';
 import { atLeast, below, contains, defineList, eq } from '../../platform/list.js';
 
@@ -104,21 +104,36 @@ const selectRecords = (conn: Conn) =>
 
 export const getRecord = async (conn: Conn, id: number) => selectRecords(conn).where('r.id', '=', id).executeTakeFirstOrThrow();
 
+/** The filters of push record lists. */
+const recordFilters = {
+  comp_id: eq('r.comp_id'),
+  state: eq('r.state'),
+  channel: eq('r.channel'),
+  platform_id: eq('r.platform_id'),
+  template_id: eq('r.template_id'),
+  recipient: contains('r.recipient'),
+  source: eq('r.source'),
+  gmt_start: atLeast('r.gmt_create'),
+  gmt_end: below('r.gmt_create'),
+};
+
 /** Push records, newest first within the caller's companies. */
 export const listPushRecords = defineList(API.pushRecordList, {
   from: (conn) => conn.selectFrom('push_record as r'),
   scope: 'r.comp_id',
-  filters: {
-    comp_id: eq('r.comp_id'),
-    state: eq('r.state'),
-    channel: eq('r.channel'),
-    platform_id: eq('r.platform_id'),
-    template_id: eq('r.template_id'),
-    recipient: contains('r.recipient'),
-    source: eq('r.source'),
-    gmt_start: atLeast('r.gmt_create'),
-    gmt_end: below('r.gmt_create'),
-  },
+  filters: recordFilters,
+  sorts: { id: 'r.id', gmt_create: 'r.id' },
+  defaultSort: { column: 'r.id', direction: 'desc' },
+  key: 'r.id',
+  select: selectRecords,
+  toRow: (r) => r,
+});
+
+/** The pushes alarms caused: records of alarm events (`source` alarm:<id>). */
+export const listAlarmPushes = defineList(API.alarmPushList, {
+  from: (conn) => conn.selectFrom('push_record as r').where('r.event_type', '=', MSG_TYPE_ALARM).where('r.source', 'like', 'alarm:%'),
+  scope: 'r.comp_id',
+  filters: { ...recordFilters, alarm_id: (id: number) => sql<SqlBool>`r.source = ${`alarm:${id}`}` },
   sorts: { id: 'r.id', gmt_create: 'r.id' },
   defaultSort: { column: 'r.id', direction: 'desc' },
   key: 'r.id',
