@@ -14,6 +14,7 @@ import { licenceDownloads, licenceRoutes } from './modules/iot/licence.routes.js
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
+import { versionRoutes } from './modules/ota/version.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
@@ -48,6 +49,7 @@ export const ROUTES: Route[] = [
   ...deviceRoutes,
   ...productRoutes,
   ...licenceRoutes,
+  ...versionRoutes,
   ...uploadRoutes,
 ];
 

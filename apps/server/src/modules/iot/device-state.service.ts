@@ -13,6 +13,7 @@ import {
   sweepTimeouts,
   uidsOfDevices,
 } from './device-state.repository.js';
+import { applyOtaEvents, isOtaEvent } from '../ota/upgrade.service.js';
 import { bindLicence } from './licence.repository.js';
 
 const LIVE_CHANNEL = 'iot-console:device-state';
@@ -72,6 +73,8 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
     const unknown = new Set(applied.unknown.map((u) => u.index));
     const licences = stamped.flatMap((e, index) => (e.type === 'licence' && !unknown.has(index) ? [{ e, index }] : []));
     if (licences.length > 0) out.licences = await bindFromDevices(licences);
+    const ota = stamped.flatMap((e, index) => (isOtaEvent(e) && !unknown.has(index) ? [{ e, index }] : []));
+    if (ota.length > 0) out.ota = await applyOtaEvents(db, ota);
     return out;
   };
 
