@@ -15,6 +15,7 @@ import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
 import { versionRoutes } from './modules/ota/version.routes.js';
+import { pushRoutes } from './modules/push/push.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
@@ -51,6 +52,7 @@ export const ROUTES: Route[] = [
   ...licenceRoutes,
   ...versionRoutes,
   ...uploadRoutes,
+  ...pushRoutes,
 ];
 
 export interface BuildAppOptions {

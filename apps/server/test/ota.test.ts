@@ -138,7 +138,7 @@ describe('versions: add, list, set, delete', () => {
       [{ state: 3 }, { state: 'one_of:1,2' }],
       [{ level: 9 }, { level: 'one_of:1,2,3' }],
       [{ details: [] }, { details: 'too_small:1' }],
-      [{ details: [detail('en'), detail('EN')] }, { 'details.1.lang': 'format:duplicate' }],
+      [{ details: [detail('zh-CN'), detail('zh-cn')] }, { 'details.1.lang': 'format:duplicate' }],
       [{ details: [detail('en', { url: 'ftp://x/fw.bin' })] }, { 'details.0.url': 'format:url' }],
       [{ details: [detail('english!')] }, { 'details.0.lang': 'format:lang' }],
       [{ details: [detail('en', { size: -5 })] }, { 'details.0.size': 'too_small:0' }],
@@ -228,7 +228,7 @@ describe('rollout through ingestion', () => {
     const answers = await Promise.all(
       uids.map((uid) => ingestAnswer([{ uid, type: 'ota_check', ver_num: 150, lang: 'zh-CN' }]).then((r) => r.data.ota?.[0])),
     );
-    const offered = answers.filter((r) => r?.result === 'offered');
+    const offered = answers.filter((r): r is OtaEventResult => r?.result === 'offered');
     expect(offered).toHaveLength(10);
     expect(answers.filter((r) => r?.result === 'none')).toHaveLength(40);
     expect(offered[0]?.offer).toMatchObject({ version_id: v10.id, ver: '2.1.0', ver_num: 210, lang: 'zh-CN', title: '新固件', size: 1234 });

@@ -4,6 +4,7 @@ import { DEVICE_STATE_API } from './api/device-state.js';
 import { JOBS_API } from './api/jobs.js';
 import { OTA_API } from './api/ota.js';
 import { PRODUCT_API } from './api/product.js';
+import { PUSH_API } from './api/push.js';
 import { STATS_API } from './api/stats.js';
 import { USER_API } from './api/user.js';
 
@@ -28,7 +29,16 @@ export {
  * Every API path of the platform: one registry per area under api/, merged here.
  * The server registers routes from it; the web calls `API.<name>.path`.
  */
-export const API = { ...USER_API, ...PRODUCT_API, ...DEVICE_API, ...DEVICE_STATE_API, ...JOBS_API, ...STATS_API, ...OTA_API } as const;
+export const API = {
+  ...USER_API,
+  ...PRODUCT_API,
+  ...DEVICE_API,
+  ...DEVICE_STATE_API,
+  ...JOBS_API,
+  ...STATS_API,
+  ...PUSH_API,
+  ...OTA_API,
+} as const;
 
 export type ApiName = keyof typeof API;
 export type ApiPath = (typeof API)[ApiName]['path'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema, delSchema } from '../schemas/common.js';
 
 /**
  * Who may call a path: `public` (no token), `user` (any signed-in account),
@@ -43,3 +44,42 @@ export const changesSessions = <D extends ApiDef>(d: D): D & { changesSessions: 
 export type InputOf<D extends ApiDef> = z.output<D['input']>;
 /** One row (lists) or the `data` (others) a path answers. */
 export type OutputOf<D extends ApiDef> = NonNullable<D['output']> extends z.ZodType ? z.output<NonNullable<D['output']>> : unknown;
+
+/** The verbs of a resource's four paths (`<base>/<verb>`); some SPEC areas say `query`, `modify`, `delete`. */
+export interface CrudVerbs {
+  list: string;
+  add: string;
+  set: string;
+  del: string;
+}
+const CRUD_VERBS = { list: 'list', add: 'add', set: 'set', del: 'del' } as const;
+
+/**
+ * The four registry entries of a plain resource (see schemas/crud.ts), named `<name>List`, `<name>Add`,
+ * `<name>Set`, `<name>Del`; spread them into an area's registry.
+ */
+export const crudApi = <
+  const N extends string,
+  const B extends string,
+  S extends { list: z.ZodType; add: z.ZodType; set: z.ZodType; row: z.ZodType },
+  const V extends CrudVerbs = typeof CRUD_VERBS,
+>(
+  name: N,
+  base: B,
+  access: Access,
+  schemas: S,
+  what: string,
+  verbs?: V,
+) => {
+  const v = (verbs ?? CRUD_VERBS) as V;
+  return {
+    [`${name}List`]: def(`${base}/${v.list}`, access, 'list', schemas.list, `${what}: list`, schemas.row),
+    [`${name}Add`]: def(`${base}/${v.add}`, access, 'add', schemas.add, `${what}: add`, schemas.row),
+    [`${name}Set`]: def(`${base}/${v.set}`, access, 'set', schemas.set, `${what}: change (absent fields kept)`, schemas.row),
+    [`${name}Del`]: def(`${base}/${v.del}`, access, 'del', delSchema, `${what}: delete by id or ids`, deletedSchema),
+  } as {
+    [K in `${N}List`]: ApiDef<S['list'], S['row']> & { path: `${B}/${V['list']}` };
+  } & { [K in `${N}Add`]: ApiDef<S['add'], S['row']> & { path: `${B}/${V['add']}` } } & {
+    [K in `${N}Set`]: ApiDef<S['set'], S['row']> & { path: `${B}/${V['set']}` };
+  } & { [K in `${N}Del`]: ApiDef<typeof delSchema, typeof deletedSchema> & { path: `${B}/${V['del']}` } };
+};

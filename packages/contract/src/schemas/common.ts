@@ -7,7 +7,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../envelope.js';
  * (→ integer), id arrays accept a single id or numeric strings (→ integer[]).
  * Booleans are neither numbers nor text: `true` is not id 1 (docs/api.md "Validation answers").
  */
-const toText = (v: unknown) => (typeof v === 'number' ? String(v) : v);
+export const toText = (v: unknown) => (typeof v === 'number' ? String(v) : v);
 const toInt = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v);
 const toIntArray = (v: unknown) => {
   if (v === undefined || v === null) return v;

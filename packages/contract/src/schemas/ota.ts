@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { id, oneOf, pagingSchema, requiredText, safeString, text } from './common.js';
+import { crudSchemas } from './crud.js';
+import { langCode } from './push.js';
 
 /**
  * Product firmware (OTA, issue 8): a product's versions, offered to its devices through the
@@ -41,8 +43,6 @@ export const FIRMWARE_SIZE_MAX = 1_099_511_627_776;
  * `ver_num`, never this text.
  */
 export const VERSION_PATTERN = /^[vV]?\d{1,9}(\.\d{1,9}){0,3}([-+_][0-9A-Za-z][0-9A-Za-z._-]{0,31})?$/;
-/** A language tag: `en`, `zh-CN`, `zh-Hant-TW`, `pt-BR`. */
-export const LANG_TAG_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 /** Where the device downloads the firmware from: an absolute http(s) URL. */
 export const FIRMWARE_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
@@ -59,7 +59,7 @@ const firmwareSize = () =>
   );
 
 export const versionDetailSchema = z.object({
-  lang: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), safeString().min(1).max(35).regex(LANG_TAG_PATTERN, 'format:lang')),
+  lang: langCode(),
   url: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), safeString().min(1).max(1024).regex(FIRMWARE_URL_PATTERN, 'format:url')),
   title: text(128).default(''),
   content: text(4000).default(''),
@@ -150,42 +150,6 @@ export const rolloutSchema = z.object({
 });
 export type Rollout = z.infer<typeof rolloutSchema>;
 
-export const versionDetailRowSchema = z.object({
-  lang: z.string(),
-  url: z.string(),
-  title: z.string(),
-  content: z.string(),
-  size: z.number().int(),
-});
-
-export const productVersionRowSchema = z.object({
-  id: z.number().int(),
-  pk: z.string(),
-  product_id: z.number().int(),
-  product_name: z.string(),
-  comp_id: z.number().int(),
-  comp_name: z.string(),
-  ver: z.string(),
-  ver_num: z.number().int(),
-  min_ver_num: z.number().int(),
-  max_ver_num: z.number().int().describe('0: no upper bound'),
-  oem: z.number().int(),
-  link_id: z.string(),
-  link_type: z.number().int(),
-  batch_id: z.string(),
-  tag: z.string(),
-  type: z.number().int(),
-  level: z.number().int().describe('1 optional, 2 recommended, 3 forced'),
-  state: z.number().int().describe('1 release, 2 delist'),
-  limit: z.number().int().describe('devices that may be offered it; 0 unlimited'),
-  count: z.number().int().describe('devices offered it so far'),
-  details: z.array(versionDetailRowSchema),
-  rollout: rolloutSchema,
-  gmt_create: z.number().int(),
-  gmt_update: z.number().int(),
-});
-export type ProductVersionRow = z.infer<typeof productVersionRowSchema>;
-
 /** One device's upgrade to one version (the firmware tab's rollout, the device's history). */
 export const otaUpgradeRowSchema = z.object({
   id: z.number().int(),
@@ -259,17 +223,13 @@ export const otaEventFields = {
   lang: text(35).optional(),
 };
 
-/** The version list: the versions of products the caller's company owns. */
-export const productVersionListInput = pagingSchema.extend({
-  pk: text(64).optional(),
-  ver: text(64).optional(),
-  state: oneOf([0, ...VERSION_STATES]).optional(),
-  comp_id: id().optional(),
-});
-export type ProductVersionListInput = z.infer<typeof productVersionListInput>;
-
-export const productVersionAddInput = z
-  .object({
+/**
+ * The version resource (CRUD kit): `pk` names the product on add and never changes (not in
+ * `set`); `count` is the rollout's, never the console's. The add schema also holds the range
+ * rules (`checkVersionRange`); the server checks them again on what a `set` makes of the row.
+ */
+const versionSchemas = crudSchemas({
+  fields: {
     pk: requiredText(64),
     ...versionFields,
     min_ver_num: versionFields.min_ver_num.default(0),
@@ -283,28 +243,29 @@ export const productVersionAddInput = z
     level: versionFields.level.default(VersionLevel.OPTIONAL),
     state: versionFields.state.default(VersionState.DELIST),
     limit: versionFields.limit.default(0),
-  })
-  .superRefine(checkVersionRange);
-export type ProductVersionAddInput = z.infer<typeof productVersionAddInput>;
+  },
+  filters: {
+    pk: text(64).optional(),
+    ver: text(64).optional(),
+    state: oneOf([0, ...VERSION_STATES]).optional(),
+    /** The company owning the product. */
+    comp_id: id().optional(),
+  },
+  rowExtra: {
+    product_name: z.string(),
+    comp_id: z.number().int(),
+    comp_name: z.string(),
+    count: z.number().int().describe('devices offered it so far'),
+    rollout: rolloutSchema,
+  },
+  owned: false,
+});
 
-/** `set` changes the given fields; the product never changes, `count` is the server's. */
-export const productVersionSetInput = z
-  .object({
-    id: id(),
-    ver: versionFields.ver.optional(),
-    ver_num: versionFields.ver_num.optional(),
-    min_ver_num: versionFields.min_ver_num.optional(),
-    max_ver_num: versionFields.max_ver_num.optional(),
-    oem: versionFields.oem.optional(),
-    link_id: versionFields.link_id.optional(),
-    link_type: versionFields.link_type.optional(),
-    batch_id: versionFields.batch_id.optional(),
-    tag: versionFields.tag.optional(),
-    type: versionFields.type.optional(),
-    level: versionFields.level.optional(),
-    state: versionFields.state.optional(),
-    limit: versionFields.limit.optional(),
-    details: versionFields.details.optional(),
-  })
-  .superRefine(checkVersionRange);
-export type ProductVersionSetInput = z.infer<typeof productVersionSetInput>;
+export const productVersion = {
+  ...versionSchemas,
+  add: versionSchemas.add.superRefine(checkVersionRange),
+  set: versionSchemas.set.omit({ pk: true }),
+};
+export type ProductVersionRow = z.output<typeof productVersion.row>;
+export type ProductVersionAddInput = z.output<typeof productVersion.add>;
+export type ProductVersionListInput = z.output<typeof productVersion.list>;

@@ -5,6 +5,7 @@ import type { Services } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { createLiveBus, type LiveBus } from '../../platform/live-bus.js';
 import { nowSeconds } from '../../platform/time.js';
+import { applyOtaEvents, isOtaEvent } from '../ota/upgrade.service.js';
 import {
   applyEvents,
   createMissingStates,
@@ -13,7 +14,6 @@ import {
   sweepTimeouts,
   uidsOfDevices,
 } from './device-state.repository.js';
-import { applyOtaEvents, isOtaEvent } from '../ota/upgrade.service.js';
 import { bindLicence } from './licence.repository.js';
 
 const LIVE_CHANNEL = 'iot-console:device-state';

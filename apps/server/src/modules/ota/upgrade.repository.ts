@@ -1,12 +1,4 @@
-import {
-  API,
-  OTA_OPEN_STATES,
-  type OtaOffer,
-  type OtaUpgradeRow,
-  type ProductVersionDetail,
-  type Rollout,
-  VersionState,
-} from '@iot/contract';
+import { API, OTA_OPEN_STATES, type OtaOffer, type OtaUpgradeRow, type ProductVersionDetail, VersionState } from '@iot/contract';
 import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
@@ -19,14 +11,9 @@ import { inScope, productOwnedBy } from '../../platform/scope.js';
  * transaction (one per ingestion event).
  */
 
-/** The device an event names (by uid, any case) and its product; undefined when it is not registered. */
-export const findDeviceProduct = async (conn: Conn, uid: string) =>
-  conn
-    .selectFrom('device as d')
-    .innerJoin('product as p', 'p.pk', 'd.pk')
-    .select(['d.id as device_id', 'p.id as product_id'])
-    .where(sql<SqlBool>`upper(d.uid) = upper(${uid})`)
-    .executeTakeFirst();
+/** The device an event names (by uid, any case) and its product key; undefined when it is not registered. */
+export const findDevice = async (conn: Conn, uid: string) =>
+  conn.selectFrom('device as d').select(['d.id as device_id', 'd.pk']).where(sql<SqlBool>`upper(d.uid) = upper(${uid})`).executeTakeFirst();
 
 /**
  * Open upgrades the device has evidently finished: it reports a firmware at or above their
@@ -51,12 +38,12 @@ export interface OfferCandidate {
  * its firmware inside [min_ver_num, max_ver_num] (max 0: no upper bound), and either room left in
  * the rollout or offered to this device already. A read only: the claim decides (`claimOffer`).
  */
-export const offerCandidates = async (conn: Conn, productId: number, deviceId: number, verNum: number): Promise<OfferCandidate[]> => {
+export const offerCandidates = async (conn: Conn, pk: string, deviceId: number, verNum: number): Promise<OfferCandidate[]> => {
   const rows = await sql<{ id: number; has_row: boolean; has_room: boolean }>`
     select v.id, (v."limit" = 0 or v.count < v."limit") as has_room,
       exists (select 1 from ota_upgrade u where u.device_id = ${deviceId} and u.version_id = v.id) as has_row
     from product_version v
-    where v.product_id = ${productId} and v.state = ${VersionState.RELEASE} and v.ver_num > ${verNum}
+    where v.pk = ${pk} and v.state = ${VersionState.RELEASE} and v.ver_num > ${verNum}
       and v.min_ver_num <= ${verNum} and (v.max_ver_num = 0 or v.max_ver_num >= ${verNum})
     order by v.ver_num desc
   `.execute(conn);
@@ -193,24 +180,6 @@ export const updateOpenUpgrade = async (
   return Number(result.numUpdatedRows) > 0;
 };
 
-/** Upgrades by state of each version (its rollout). */
-export const rolloutsOf = async (conn: Conn, versionIds: number[]): Promise<Map<number, Rollout>> => {
-  const out = new Map<number, Rollout>();
-  for (const id of versionIds) out.set(id, { offered: 0, upgrading: 0, succeeded: 0, failed: 0, superseded: 0 });
-  if (versionIds.length === 0) return out;
-  const rows = await conn
-    .selectFrom('ota_upgrade')
-    .select(['version_id', 'state', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('version_id', 'in', versionIds)
-    .groupBy(['version_id', 'state'])
-    .execute();
-  for (const r of rows) {
-    const rollout = out.get(Number(r.version_id));
-    if (rollout) rollout[r.state] = Number(r.n);
-  }
-  return out;
-};
-
 /** Versions among `ids` some device has been offered (they are delisted, not deleted). */
 export const versionsOffered = async (conn: Conn, ids: number[]): Promise<number[]> =>
   ids.length === 0
@@ -231,7 +200,7 @@ const selectUpgrades = (conn: Conn) =>
     .selectFrom('ota_upgrade as u')
     .innerJoin('device as d', 'd.id', 'u.device_id')
     .innerJoin('product_version as v', 'v.id', 'u.version_id')
-    .innerJoin('product as p', 'p.id', 'v.product_id')
+    .innerJoin('product as p', 'p.pk', 'v.pk')
     .leftJoin('company as c', 'c.comp_id', 'd.comp_id')
     .select([
       'u.id',
@@ -269,7 +238,7 @@ export const listUpgrades = defineList(API.productVerDevices, {
       .selectFrom('ota_upgrade as u')
       .innerJoin('device as d', 'd.id', 'u.device_id')
       .innerJoin('product_version as v', 'v.id', 'u.version_id')
-      .innerJoin('product as p', 'p.id', 'v.product_id'),
+      .innerJoin('product as p', 'p.pk', 'v.pk'),
   scope: upgradeVisibleTo,
   filters: {
     version_id: eq('u.version_id'),

@@ -2,7 +2,7 @@ import type { DeviceEvent, OtaEventResult } from '@iot/contract';
 import type { Db } from '../../platform/db/database.js';
 import {
   claimOffer,
-  findDeviceProduct,
+  findDevice,
   finishReachedUpgrades,
   offerCandidates,
   offerOf,
@@ -22,12 +22,12 @@ export const isOtaEvent = (e: DeviceEvent): boolean => e.type === 'ota_check' ||
  */
 const check = async (db: Db, e: OtaEvent): Promise<Omit<OtaEventResult, 'index' | 'uid'>> =>
   db.transaction().execute(async (trx) => {
-    const device = await findDeviceProduct(trx, e.uid);
+    const device = await findDevice(trx, e.uid);
     const verNum = e.ver_num ?? 0;
     if (!device) return { result: 'none' };
     const deviceId = Number(device.device_id);
     await finishReachedUpgrades(trx, deviceId, verNum, e.ts);
-    for (const candidate of await offerCandidates(trx, device.product_id, deviceId, verNum)) {
+    for (const candidate of await offerCandidates(trx, device.pk, deviceId, verNum)) {
       if (!(await claimOffer(trx, deviceId, candidate, verNum, e.ts))) continue;
       await supersedeOpenUpgrades(trx, deviceId, candidate.id, e.ts);
       return { result: 'offered', offer: await offerOf(trx, candidate.id, e.lang) };
@@ -39,7 +39,7 @@ const check = async (db: Db, e: OtaEvent): Promise<Omit<OtaEventResult, 'index' 
 /** `ota_progress` / `ota_result`: the device's open upgrade moves on; without one, `no_upgrade`. */
 const report = async (db: Db, e: OtaEvent): Promise<Omit<OtaEventResult, 'index' | 'uid'>> =>
   db.transaction().execute(async (trx) => {
-    const device = await findDeviceProduct(trx, e.uid);
+    const device = await findDevice(trx, e.uid);
     if (!device) return { result: 'no_upgrade' };
     const change =
       e.type === 'ota_progress'

@@ -1,12 +1,12 @@
-import { API, type ProductVersionDetail, type ProductVersionRow, type Rollout } from '@iot/contract';
-import { sql } from 'kysely';
-import type { Scope } from '../../platform/context.js';
+import { API, ErrorCode, type ProductVersionDetail, type ProductVersionRow, type Rollout, versionRangeRules } from '@iot/contract';
+import { type SqlBool, sql } from 'kysely';
+import type { RequestContext, Scope } from '../../platform/context.js';
+import { defineCrud } from '../../platform/crud.js';
 import type { Conn } from '../../platform/db/database.js';
-import type { ProductVersionTable } from '../../platform/db/schema.js';
-import { contains, defineList, eq, positive } from '../../platform/list.js';
-import { productOwnedBy, productVisibleTo } from '../../platform/scope.js';
-
-export type VersionValues = Omit<ProductVersionTable, 'id' | 'count' | 'details'> & { details: ProductVersionDetail[] };
+import { AppError, badParams } from '../../platform/errors.js';
+import { contains, eq, positive } from '../../platform/list.js';
+import { productKeyOwnedBy, productOwnedBy, productVisibleTo } from '../../platform/scope.js';
+import { versionsOffered } from './upgrade.repository.js';
 
 /** Upgrades of the version by state, counted from the (version_id, state) index. */
 const rolloutOf = sql<Rollout>`(select json_build_object(
@@ -15,141 +15,115 @@ const rolloutOf = sql<Rollout>`(select json_build_object(
     'succeeded', count(*) filter (where u.state = 'succeeded'),
     'failed', count(*) filter (where u.state = 'failed'),
     'superseded', count(*) filter (where u.state = 'superseded'))
-  from ota_upgrade u where u.version_id = v.id)`;
+  from ota_upgrade u where u.version_id = t.id)`;
 
-const selectVersions = (conn: Conn) =>
-  conn
-    .selectFrom('product_version as v')
-    .innerJoin('product as p', 'p.id', 'v.product_id')
-    .leftJoin('company as c', 'c.comp_id', 'p.comp_id')
-    .select([
-      'v.id',
-      'p.pk',
-      'v.product_id',
-      'p.name as product_name',
-      'p.comp_id',
-      'c.comp_name',
-      'v.ver',
-      'v.ver_num',
-      'v.min_ver_num',
-      'v.max_ver_num',
-      'v.oem',
-      'v.link_id',
-      'v.link_type',
-      'v.batch_id',
-      'v.tag',
-      'v.type',
-      'v.level',
-      'v.state',
-      'v.limit',
-      'v.count',
-      'v.details',
-      'v.gmt_create',
-      'v.gmt_update',
-    ])
-    .select(rolloutOf.as('rollout'));
-
-type Selected = Awaited<ReturnType<ReturnType<typeof selectVersions>['execute']>>[number];
-
-const toVersionRow = (r: Selected): ProductVersionRow => ({
-  ...r,
-  id: Number(r.id),
-  comp_name: r.comp_name ?? '',
-  details: r.details.map((d) => ({ lang: d.lang, url: d.url, title: d.title, content: d.content, size: Number(d.size) })),
-  rollout: {
-    offered: Number(r.rollout.offered),
-    upgrading: Number(r.rollout.upgrading),
-    succeeded: Number(r.rollout.succeeded),
-    failed: Number(r.rollout.failed),
-    superseded: Number(r.rollout.superseded),
-  },
-});
-
-/** Versions of products the caller's company owns; default order newest version first (`ver_num` descending). */
-export const listVersions = defineList(API.productVerList, {
-  from: (conn) => conn.selectFrom('product_version as v').innerJoin('product as p', 'p.id', 'v.product_id'),
-  scope: (scope) => productOwnedBy(scope, 'p'),
-  filters: {
-    pk: eq('p.pk'),
-    ver: contains('v.ver'),
-    state: positive('v.state'),
-    comp_id: eq('p.comp_id'),
-  },
-  sorts: {
-    id: 'v.id',
-    ver: 'v.ver',
-    ver_num: 'v.ver_num',
-    state: 'v.state',
-    level: 'v.level',
-    limit: 'v.limit',
-    count: 'v.count',
-    gmt_create: 'v.gmt_create',
-    gmt_update: 'v.gmt_update',
-  },
-  defaultSort: { column: 'v.ver_num', direction: 'desc' },
-  key: 'v.id',
-  select: selectVersions,
-  toRow: toVersionRow,
-});
-
-/** Rows by id whatever the scope (audit, answers). */
-export const getVersions = async (conn: Conn, ids: number[]): Promise<ProductVersionRow[]> =>
-  ids.length === 0 ? [] : (await selectVersions(conn).where('v.id', 'in', ids).orderBy('v.id').execute()).map(toVersionRow);
-
-/** Versions among `ids` of products the caller owns. */
-export const getOwnedVersions = async (conn: Conn, scope: Scope, ids: number[]): Promise<ProductVersionRow[]> =>
-  ids.length === 0
-    ? []
-    : (await selectVersions(conn).where('v.id', 'in', ids).where(productOwnedBy(scope, 'p')).execute()).map(toVersionRow);
+interface StoredVersion {
+  id: number;
+  details: ProductVersionDetail[];
+  owner_name: string;
+  rollout: Rollout;
+  [k: string]: unknown;
+}
 
 /** The product of a pk as the caller sees it: owned (may carry firmware), shared with it (read-only), or neither. */
-export const productForFirmware = async (conn: Conn, scope: Scope, pk: string) => {
+const productForFirmware = async (conn: Conn, scope: Scope, pk: string) => {
   const row = await conn
     .selectFrom('product as p')
-    .select(['p.id', sql<boolean>`${productOwnedBy(scope, 'p')}`.as('owned')])
+    .select(sql<boolean>`${productOwnedBy(scope, 'p')}`.as('owned'))
     .where('p.pk', '=', pk)
     .where(productVisibleTo(scope, 'p'))
     .executeTakeFirst();
-  return row ? { id: row.id, owned: Boolean(row.owned) } : undefined;
+  return row ? { owned: Boolean(row.owned) } : undefined;
 };
 
-/** Another version of the product already has this `ver` or this `ver_num`: which field. */
-export const versionTaken = async (
-  conn: Conn,
-  productId: number,
-  values: { ver?: string | undefined; ver_num?: number | undefined },
-  exceptId?: number,
-): Promise<'ver' | 'ver_num' | null> => {
+/** Another version of the product already has this `ver_num` or `ver`: which field. */
+const takenField = async (conn: Conn, next: { pk: string; ver: string; ver_num: number; id?: number }) => {
   for (const field of ['ver_num', 'ver'] as const) {
-    const value = values[field];
-    if (value === undefined) continue;
-    let q = conn.selectFrom('product_version').select('id').where('product_id', '=', productId).where(field, '=', value);
-    if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+    let q = conn.selectFrom('product_version').select('id').where('pk', '=', next.pk).where(field, '=', next[field]);
+    if (next.id !== undefined) q = q.where('id', '<>', next.id);
     if (await q.executeTakeFirst()) return field;
   }
   return null;
 };
 
-export const insertVersion = async (conn: Conn, values: VersionValues): Promise<number> =>
-  Number(
-    (
-      await conn
-        .insertInto('product_version')
-        .values({ ...values, details: JSON.stringify(values.details) })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
+const TAKEN_MESSAGES = {
+  ver: 'A version of this product already has this version',
+  ver_num: 'A version of this product already has this version number',
+} as const;
 
-export const updateVersion = async (conn: Conn, id: number, values: Partial<VersionValues>) => {
-  const { details, ...rest } = values;
-  await conn
-    .updateTable('product_version')
-    .set({ ...rest, ...(details !== undefined ? { details: JSON.stringify(details) } : {}) })
-    .where('id', '=', id)
-    .execute();
+/**
+ * The version as it will be (add: the input; set: the row with the changes): its product owned
+ * by the caller (a product shared with it is read-only: 513; another company's: 406
+ * `{pk: not_found}`), the range rules (406), `ver` and `ver_num` unique within the product (409).
+ */
+const checkVersion = async (ctx: RequestContext, next: Record<string, unknown>, current: ProductVersionRow | undefined) => {
+  const v = next as { pk: string; ver: string; ver_num: number; min_ver_num: number; max_ver_num: number; id?: number };
+  if (!current) {
+    const product = await productForFirmware(ctx.conn, ctx.scope, v.pk);
+    if (!product) throw badParams({ pk: 'not_found' }, 'product does not exist');
+    if (!product.owned) throw new AppError(ErrorCode.NO_PERMISSION, 'A shared product is read-only');
+  }
+  const rules = versionRangeRules(v);
+  if (Object.keys(rules).length > 0) throw badParams(rules);
+  const taken = await takenField(ctx.conn, v);
+  if (taken) throw new AppError(ErrorCode.CONFLICT, TAKEN_MESSAGES[taken], { fields: { [taken]: 'exists' } });
 };
 
-export const deleteVersions = async (conn: Conn, ids: number[]) => {
-  await conn.deleteFrom('product_version').where('id', 'in', ids).execute();
-};
+/**
+ * Firmware versions (CRUD kit): scoped through the product that owns them, rows with the product's
+ * name and company and the rollout counted by state; default order newest version first.
+ */
+export const versions = defineCrud(
+  { list: API.productVerList, add: API.productVerAdd, set: API.productVerSet, del: API.productVerDel },
+  {
+    table: 'product_version',
+    what: 'version',
+    scope: (scope) => productKeyOwnedBy(scope, 't.pk'),
+    filters: {
+      pk: eq('t.pk'),
+      ver: contains('t.ver'),
+      state: positive('t.state'),
+      comp_id: (v) => sql<SqlBool>`exists (select 1 from product fp where fp.pk = t.pk and fp.comp_id = ${v})`,
+    },
+    sorts: { ver: 't.ver', ver_num: 't.ver_num', state: 't.state', level: 't.level', limit: 't.limit', count: 't.count' },
+    defaultSort: { column: 't.ver_num', direction: 'desc' },
+    select: (conn) =>
+      conn
+        .selectFrom('product_version as t')
+        .innerJoin('product as p', 'p.pk', 't.pk')
+        .leftJoin('company as c', 'c.comp_id', 'p.comp_id')
+        .selectAll('t')
+        .select([
+          'p.name as product_name',
+          'p.comp_id',
+          sql<string>`coalesce(c.comp_name, '')`.as('owner_name'),
+          rolloutOf.as('rollout'),
+        ]) as never,
+    toRow: (stored) => {
+      const { owner_name, rollout, details, ...rest } = stored as unknown as StoredVersion;
+      return {
+        ...rest,
+        id: Number(rest.id),
+        comp_name: owner_name,
+        details: details.map((d) => ({ lang: d.lang, url: d.url, title: d.title, content: d.content, size: Number(d.size) })),
+        rollout: {
+          offered: Number(rollout.offered),
+          upgrading: Number(rollout.upgrading),
+          succeeded: Number(rollout.succeeded),
+          failed: Number(rollout.failed),
+          superseded: Number(rollout.superseded),
+        },
+      } as unknown as ProductVersionRow;
+    },
+    check: checkVersion,
+    beforeDelete: async (ctx, rows) => {
+      // Offered versions carry devices' upgrade history: they are delisted instead (all or none deleted).
+      const offered = await versionsOffered(
+        ctx.conn,
+        rows.map((r) => r.id),
+      );
+      if (offered.length > 0)
+        throw badParams({ id: 'in_use' }, `Devices have been offered version ${offered.join(', ')}: delist it instead`);
+    },
+  },
+);

@@ -304,7 +304,7 @@ export interface LicenceBatchTable {
 /** A product's firmware version (migration 0016); `count` = devices offered it. */
 export interface ProductVersionTable {
   id: Generated<number>;
-  product_id: number;
+  pk: string;
   ver: string;
   ver_num: number;
   min_ver_num: number;
@@ -380,6 +380,101 @@ export interface DeviceOnlineDailyTable {
   gmt_sample: Unix;
 }
 
+/** The CRUD-kit tables (platform/crud.ts): id, comp_id, fields, gmt_create, gmt_update. */
+interface KitTable {
+  id: Generated<number>;
+  comp_id: number;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+export interface TemplateTable extends KitTable {
+  lang: string;
+  name: string;
+  title: string;
+  body: string;
+  type: number;
+}
+export interface EventCfgTable extends KitTable {
+  name: string;
+  type: number;
+  app_id: number;
+  channels: ColumnType<number[], string, string>;
+  state: number;
+  remark: string;
+}
+export interface PushPlatformTable extends KitTable {
+  name: string;
+  type: number;
+  platform: string;
+  zone: string;
+  area_type: number;
+  endpoint: string;
+  app_id: string;
+  secret_id: string;
+  secret_key: string;
+  key_id: string;
+  key_secret: string;
+  sign_name: string;
+  smtp_addr: string;
+  smtp_port: number;
+  ssl: number;
+  user_id: string;
+  password: string;
+  state: number;
+}
+export interface MsgPlatformTable extends KitTable {
+  app_id: number;
+  type: number;
+  access_id: string;
+  access_key: string;
+  secret_key: string;
+  xm_ch_id: string;
+  oppo_ch_id: string;
+  open_type: number;
+  open_param: string;
+  secret_file: string;
+}
+export interface PushTemplateTable extends KitTable {
+  name: string;
+  code: string;
+  lang: string;
+  param: string;
+  title: string;
+  body: string;
+  type: number;
+  notify_type: number;
+  mode: number;
+}
+export interface PushLinkTable extends KitTable {
+  link_id: number;
+  link_type: number;
+  type: number;
+  platform_id: number;
+  template_id: number;
+}
+export interface PushRecordTable {
+  id: ColumnType<number, never, never>;
+  comp_id: number;
+  channel: number;
+  platform_id: number;
+  template_id: number;
+  event_type: number;
+  recipient: string;
+  lang: string;
+  lang_fallback: boolean;
+  title: string;
+  body: string;
+  params: ColumnType<Record<string, unknown>, string, string>;
+  state: number;
+  attempts: number;
+  error: string;
+  provider_id: string;
+  source: string;
+  gmt_create: Unix;
+  gmt_send: Unix;
+  next_attempt: Unix;
+}
+
 export interface DB {
   company: CompanyTable;
   company_user_count: CompanyUserCountTable;
@@ -410,6 +505,14 @@ export interface DB {
   device_total: DeviceTotalTable;
   device_country: DeviceCountryTable;
   device_online_daily: DeviceOnlineDailyTable;
+  notice_template: TemplateTable;
+  msg_template: TemplateTable;
+  event_cfg: EventCfgTable;
+  push_platform: PushPlatformTable;
+  msg_platform: MsgPlatformTable;
+  push_template: PushTemplateTable;
+  push_link: PushLinkTable;
+  push_record: PushRecordTable;
   product_version: ProductVersionTable;
   ota_upgrade: OtaUpgradeTable;
 }

@@ -1,0 +1,125 @@
+import { API } from '@iot/contract';
+import { sql } from 'kysely';
+import { defineCrud } from '../../platform/crud.js';
+import type { Conn } from '../../platform/db/database.js';
+import { atLeast, below, contains, defineList, eq } from '../../platform/list.js';
+
+/** Templates of one language per row; filtered by language, type and name (contains). */
+const templateFilters = { lang: eq('t.lang'), type: eq('t.type'), name: contains('t.name') };
+const templateSorts = { name: 't.name', lang: 't.lang', type: 't.type' };
+
+export const noticeTemplates = defineCrud(
+  { list: API.noticeTemplateList, add: API.noticeTemplateAdd, set: API.noticeTemplateSet, del: API.noticeTemplateDel },
+  { table: 'notice_template', what: 'template', owned: true, filters: templateFilters, sorts: templateSorts },
+);
+
+export const msgTemplates = defineCrud(
+  { list: API.msgTemplateList, add: API.msgTemplateAdd, set: API.msgTemplateSet, del: API.msgTemplateDel },
+  { table: 'msg_template', what: 'template', owned: true, filters: templateFilters, sorts: templateSorts },
+);
+
+export const eventCfgs = defineCrud(
+  { list: API.eventCfgList, add: API.eventCfgAdd, set: API.eventCfgSet, del: API.eventCfgDel },
+  {
+    table: 'event_cfg',
+    what: 'event config',
+    owned: true,
+    filters: { type: eq('t.type'), app_id: eq('t.app_id'), state: eq('t.state') },
+    sorts: { name: 't.name', type: 't.type' },
+  },
+);
+
+export const pushPlatforms = defineCrud(
+  { list: API.pushPlatformList, add: API.pushPlatformAdd, set: API.pushPlatformSet, del: API.pushPlatformDel },
+  {
+    table: 'push_platform',
+    what: 'platform',
+    owned: true,
+    filters: { name: contains('t.name'), type: eq('t.type'), state: eq('t.state') },
+    sorts: { name: 't.name', type: 't.type', platform: 't.platform' },
+  },
+);
+
+export const msgPlatforms = defineCrud(
+  { list: API.msgPlatformList, add: API.msgPlatformAdd, set: API.msgPlatformSet, del: API.msgPlatformDel },
+  { table: 'msg_platform', what: 'platform', owned: true, filters: { app_id: eq('t.app_id'), type: eq('t.type') } },
+);
+
+export const pushTemplates = defineCrud(
+  { list: API.pushTemplateList, add: API.pushTemplateAdd, set: API.pushTemplateSet, del: API.pushTemplateDel },
+  {
+    table: 'push_template',
+    what: 'template',
+    owned: true,
+    filters: { name: contains('t.name'), code: contains('t.code'), lang: eq('t.lang'), type: eq('t.type') },
+    sorts: { name: 't.name', code: 't.code', lang: 't.lang' },
+  },
+);
+
+export const pushLinks = defineCrud(
+  { list: API.pushLinkList, add: API.pushLinkAdd, set: API.pushLinkSet, del: API.pushLinkDel },
+  {
+    table: 'push_link',
+    what: 'link',
+    owned: true,
+    filters: { link_id: eq('t.link_id'), link_type: eq('t.link_type'), type: eq('t.type') },
+    refs: { platform_id: pushPlatforms, template_id: pushTemplates },
+    select: (conn: Conn) =>
+      conn
+        .selectFrom('push_link as t')
+        .leftJoin('company as c', 'c.comp_id', 't.comp_id')
+        .leftJoin('push_platform as p', 'p.id', 't.platform_id')
+        .leftJoin('push_template as pt', 'pt.id', 't.template_id')
+        .selectAll('t')
+        .select([
+          'c.comp_name',
+          sql<string>`coalesce(p.name, '')`.as('platform_name'),
+          sql<string>`coalesce(pt.name, '')`.as('template_name'),
+        ]) as never,
+  },
+);
+
+/** Push records, newest first within the caller's companies. */
+export const listPushRecords = defineList(API.pushRecordList, {
+  from: (conn) => conn.selectFrom('push_record as r'),
+  scope: 'r.comp_id',
+  filters: {
+    comp_id: eq('r.comp_id'),
+    state: eq('r.state'),
+    channel: eq('r.channel'),
+    platform_id: eq('r.platform_id'),
+    template_id: eq('r.template_id'),
+    recipient: contains('r.recipient'),
+    source: eq('r.source'),
+    gmt_start: atLeast('r.gmt_create'),
+    gmt_end: below('r.gmt_create'),
+  },
+  sorts: { id: 'r.id', gmt_create: 'r.id' },
+  defaultSort: { column: 'r.id', direction: 'desc' },
+  key: 'r.id',
+  select: (conn) =>
+    conn
+      .selectFrom('push_record as r')
+      .leftJoin('company as c', 'c.comp_id', 'r.comp_id')
+      .select([
+        'r.id',
+        'r.comp_id',
+        'r.channel',
+        'r.platform_id',
+        'r.template_id',
+        'r.event_type',
+        'r.recipient',
+        'r.lang',
+        'r.lang_fallback',
+        'r.title',
+        'r.state',
+        'r.attempts',
+        'r.error',
+        'r.provider_id',
+        'r.source',
+        'r.gmt_create',
+        'r.gmt_send',
+        sql<string>`coalesce(c.comp_name, '')`.as('comp_name'),
+      ]),
+  toRow: (r) => r,
+});

@@ -1,0 +1,31 @@
+import {
+  eventCfg,
+  msgPlatform,
+  msgTemplate,
+  noticeTemplate,
+  pushLink,
+  pushPlatform,
+  pushRecordListInput,
+  pushRecordRow,
+  pushTemplate,
+} from '../schemas/push.js';
+import { crudApi, def } from './define.js';
+
+/** Push and message platforms, templates, links, event configs and push records (issue 8). */
+export const PUSH_API = {
+  ...crudApi('pushPlatform', 'v2/push/platform', ['applist/flatform'], pushPlatform, 'Push platforms (SMS, email, push)'),
+  ...crudApi('msgPlatform', 'v2/push/admin/msg/platform', ['applist/flatform'], msgPlatform, "Apps' vendor message platforms"),
+  ...crudApi('pushTemplate', 'v2/push/template', ['applist/template'], pushTemplate, 'Push templates'),
+  ...crudApi('pushLink', 'v2/push/link', ['applist/template'], pushLink, 'Push links (event → template + platform)'),
+  ...crudApi('noticeTemplate', 'v2/user/notice/user/template', ['applist/notice_template'], noticeTemplate, 'Notice templates'),
+  ...crudApi('msgTemplate', 'v2/umh/admin/msg/template', ['applist/msg_mng'], msgTemplate, 'Message templates'),
+  ...crudApi('eventCfg', 'v2/umh/admin/msg/eventcfg', ['applist/msg_mng'], eventCfg, 'Message event configs'),
+  pushRecordList: def(
+    'v2/push/record/list',
+    ['applist/record'],
+    'list',
+    pushRecordListInput,
+    'Push records: every delivery attempt',
+    pushRecordRow,
+  ),
+};
