@@ -10,6 +10,11 @@
 //     --heartbeat seconds; now and then one drops (explicit offline) and comes back, one goes
 //     silent past the server's heartbeat timeout (the server marks it offline, reason 2) and
 //     comes back, one changes NAT type; low-power ones (1 in 10) toggle their wake state.
+//   - firmware (OTA): every device runs firmware 100 and asks for an upgrade (`ota_check`) every few
+//     minutes; when offered one it reports progress (`ota_progress`) every heartbeat and then the
+//     result (`ota_result`): 9 in 10 succeed and run the new version, the others fail and ask again
+//     later. With the password, a product without any firmware gets a released version 2.0.0
+//     (ver_num 200, for firmware 100–199) so a fresh install shows a rollout on its firmware tab.
 //   - a running summary every 5 s; Ctrl-C (or --seconds) stops, sending `offline` for every device.
 //
 // The key: --key, else INGEST_SERVICE_KEY, else DATA_DIR/ingest.key (DATA_DIR defaults to ./data),
@@ -115,6 +120,45 @@ const ensureProduct = async (token, compId) => {
   return added.data.pk;
 };
 
+/** The simulator's firmware: added once, when the product has no version at all (the console owns the rest). */
+const FIRST_FIRMWARE = { ver: '2.0.0', ver_num: 200, min_ver_num: 100, max_ver_num: 199 };
+const ensureFirmware = async (token, pk) => {
+  const list = await post('v2/ota/admin/product/ver/list', { pk, page_size: 1 }, asUser(token));
+  if (list.code === 404) return; // a server without OTA
+  if (list.code !== 200) throw new Error(`v2/ota/admin/product/ver/list: ${list.code} ${list.msg ?? ''}`);
+  if (list.count > 0) return;
+  const added = await post(
+    'v2/ota/admin/product/ver/add',
+    {
+      pk,
+      ...FIRST_FIRMWARE,
+      state: 1,
+      level: 2,
+      tag: 'simulator',
+      details: [
+        {
+          lang: 'en',
+          // .invalid never resolves (RFC 2606): virtual devices download nothing.
+          url: 'https://firmware.invalid/simulator/2.0.0.bin',
+          title: 'Simulator firmware 2.0.0',
+          content: 'Released by npm run simulate for its virtual devices.',
+          size: 8_388_608,
+        },
+        {
+          lang: 'zh-CN',
+          url: 'https://firmware.invalid/simulator/2.0.0.bin',
+          title: '模拟器固件 2.0.0',
+          content: '由 npm run simulate 为虚拟设备发布。',
+          size: 8_388_608,
+        },
+      ],
+    },
+    asUser(token),
+  );
+  if (added.code !== 200) throw new Error(`v2/ota/admin/product/ver/add: ${added.code} ${added.msg ?? ''}`);
+  log(`released firmware ${FIRST_FIRMWARE.ver} (ver_num ${FIRST_FIRMWARE.ver_num}) for product ${pk}`);
+};
+
 const register = async () => {
   if (!PASSWORD) {
     log('no ADMIN_PASSWORD (--password): running the simulator devices already registered');
@@ -124,8 +168,9 @@ const register = async () => {
   const have = await existingUids(token);
   const missing = [];
   for (let n = 1; n <= N; n++) if (!have.has(uidOf(n))) missing.push(uidOf(n));
-  if (missing.length === 0) return token;
   const pk = await ensureProduct(token, compId);
+  await ensureFirmware(token, pk);
+  if (missing.length === 0) return token;
   log(`registering ${missing.length} devices under product ${pk}`);
   let done = 0;
   const worker = async () => {
@@ -169,8 +214,27 @@ const devices = uids.map((uid, i) => ({
   next: now() + rand(0, Math.min(5, HEARTBEAT)),
   network: 1 + Math.floor(Math.random() * 5),
   wake: 2,
+  /** Firmware version number the device runs. */
+  fw: 100,
+  /** The upgrade under way: {verNum, progress}, or null. */
+  ota: null,
+  nextOtaCheck: now() + rand(5, 60),
 }));
-const totals = { sent: 0, unknown: 0, drops: 0, silences: 0, natChanges: 0, wakes: 0, errors: 0 };
+const byUid = new Map(devices.map((d) => [d.uid, d]));
+const totals = {
+  sent: 0,
+  unknown: 0,
+  drops: 0,
+  silences: 0,
+  natChanges: 0,
+  wakes: 0,
+  errors: 0,
+  otaChecks: 0,
+  otaOffers: 0,
+  otaDone: 0,
+  otaFailed: 0,
+};
+const OTA_ERRORS = ['checksum mismatch', 'flash write failed', 'download interrupted'];
 const unknownUids = new Set();
 let hinted = false;
 
@@ -186,6 +250,12 @@ const send = async (events) => {
       }
       totals.sent += chunk.length;
       for (const u of answer.data.unknown) unknownUids.add(u.uid);
+      for (const r of answer.data.ota ?? []) {
+        const d = byUid.get(r.uid);
+        if (r.result !== 'offered' || !d || d.ota) continue;
+        d.ota = { verNum: r.offer.ver_num, progress: 0 };
+        totals.otaOffers++;
+      }
       if (unknownUids.size > 0 && !PASSWORD && !hinted) {
         hinted = true;
         log(
@@ -215,6 +285,33 @@ const tick = async () => {
         country: pick(COUNTRIES),
       });
       if (d.lowPower) events.push({ uid: d.uid, type: 'wake', wake_state: d.wake });
+      d.next = t + HEARTBEAT;
+      continue;
+    }
+    if (d.ota) {
+      // Upgrading: progress every heartbeat, then the result.
+      d.ota.progress = Math.min(100, d.ota.progress + Math.round(rand(15, 35)));
+      if (d.ota.progress < 100) {
+        events.push({ uid: d.uid, type: 'ota_progress', progress: d.ota.progress });
+      } else if (Math.random() < 0.9) {
+        d.fw = d.ota.verNum;
+        totals.otaDone++;
+        events.push({ uid: d.uid, type: 'ota_result', success: 1, ver_num: d.fw });
+      } else {
+        totals.otaFailed++;
+        events.push({ uid: d.uid, type: 'ota_result', success: 0, error: pick(OTA_ERRORS) });
+      }
+      if (d.ota.progress >= 100) {
+        d.ota = null;
+        d.nextOtaCheck = t + rand(60, 300);
+      }
+      d.next = t + HEARTBEAT;
+      continue;
+    }
+    if (t >= d.nextOtaCheck) {
+      totals.otaChecks++;
+      events.push({ uid: d.uid, type: 'ota_check', ver_num: d.fw, lang: pick(['en', 'zh-CN']) });
+      d.nextOtaCheck = t + rand(120, 600);
       d.next = t + HEARTBEAT;
       continue;
     }
@@ -256,7 +353,8 @@ const summary = () => {
   log(
     `${Math.round((Date.now() - started) / 1000)} s: online ${count('online')}, dropped ${count('dropped')}, silent ${count('silent')}, ` +
       `not yet connected ${count('idle')}, unknown ${unknownUids.size} | sent ${totals.sent} (${rate.toFixed(0)}/s), drops ${totals.drops}, ` +
-      `silences ${totals.silences}, NAT changes ${totals.natChanges}, wake toggles ${totals.wakes}, errors ${totals.errors}`,
+      `silences ${totals.silences}, NAT changes ${totals.natChanges}, wake toggles ${totals.wakes}, errors ${totals.errors} | ` +
+      `OTA checks ${totals.otaChecks}, offers ${totals.otaOffers}, upgraded ${totals.otaDone}, failed ${totals.otaFailed}`,
   );
 };
 

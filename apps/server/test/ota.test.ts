@@ -244,6 +244,16 @@ describe('rollout through ingestion', () => {
     expect((await versionRow(v10.id)).count).toBe(10);
   });
 
+  it('counts a device asking many times at once once', async () => {
+    const solo = await addProduct(a.token, a.compId, 'ota-solo');
+    const uid = `OTA-${run}-SOLO`;
+    await addDevices(a.token, solo.pk, a.compId, [uid]);
+    const v = ok(await addVersion(a.token, { pk: solo.pk, ver: '1.1', ver_num: 11, limit: 3, state: 1, details: [detail()] }));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => check(uid, 10)));
+    expect(answers.every((r) => r.offer?.version_id === v.id)).toBe(true);
+    expect(await versionRow(v.id)).toMatchObject({ count: 1, rollout: { offered: 1 } });
+  });
+
   it('offers nothing outside the range, to a device already there, or of a delisted version', async () => {
     const free = ok(
       await addVersion(a.token, { pk, ver: '2.0.0', ver_num: 200, min_ver_num: 50, max_ver_num: 99, state: 1, details: [detail()] }),

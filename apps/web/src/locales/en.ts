@@ -1,5 +1,6 @@
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
@@ -500,6 +501,7 @@ const en = {
   device_state: device_stateArea.en,
   jobs: jobsArea.en,
   stats: statsArea.en,
+  firmware: firmwareArea.en,
 };
 
 export type Messages = typeof en;

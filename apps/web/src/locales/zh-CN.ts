@@ -1,5 +1,6 @@
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
@@ -496,6 +497,7 @@ const zhCN: Messages = {
   device_state: device_stateArea.zhCN,
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
+  firmware: firmwareArea.zhCN,
 };
 
 export default zhCN;

@@ -1,5 +1,6 @@
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
@@ -496,6 +497,7 @@ const zhTW: Messages = {
   device_state: device_stateArea.zhTW,
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
+  firmware: firmwareArea.zhTW,
 };
 
 export default zhTW;

@@ -11,10 +11,12 @@ import { dataQueryOptions, defineResource, listKey } from '../../../lib/resource
 import { useLiveDeviceState } from '../../../shared/device-state/live-state';
 import { stateRows } from '../../../shared/device-state/state-rows';
 import { LiveBadge, OnlineTag } from '../../../shared/device-state/state-view';
+import { UpgradeTable } from '../../../shared/ota/upgrade-table';
 
 /**
  * One device in depth (operate/device, `?uid=`): registration info (v2/iot/web/uid/info/get),
- * live state and properties (state list), state history. Its orders join this page with the mall.
+ * live state and properties (state list), state history, firmware upgrades (v2/ota/admin/product/ver/devices).
+ * Its orders join this page with the mall.
  */
 const history = defineResource({ labels: 'device_state.history', list: API.stateHistory, id: 'id' });
 
@@ -167,6 +169,10 @@ export default function DevicePage() {
             filters={historyFilters}
             baseParams={historyParams}
           />
+          <Typography.Title level={5} style={{ margin: '8px 0 0' }}>
+            {t('firmware.device_history')}
+          </Typography.Title>
+          <UpgradeTable key={`upgrades-${uid}`} params={historyParams} of="device" label="firmware.device_history" />
         </>
       )}
     </Space>
