@@ -1,4 +1,4 @@
-// `npm run simulate -- --devices N [--url http://127.0.0.1:8080] [--key …] [--seconds S] [--heartbeat 10]`
+// `npm run simulate -- --devices N [--url http://127.0.0.1:8080] [--key …] [--seconds S] [--heartbeat 10] [--ota-every 300]`
 //
 // Runs N virtual devices against the ingestion interface (POST /api/v2/iot/ingest/events with
 // the service key), so the console shows live data on a fresh install:
@@ -10,11 +10,12 @@
 //     --heartbeat seconds; now and then one drops (explicit offline) and comes back, one goes
 //     silent past the server's heartbeat timeout (the server marks it offline, reason 2) and
 //     comes back, one changes NAT type; low-power ones (1 in 10) toggle their wake state.
-//   - firmware (OTA): every device runs firmware 100 and asks for an upgrade (`ota_check`) every few
-//     minutes; when offered one it reports progress (`ota_progress`) every heartbeat and then the
+//   - firmware (OTA): every device runs firmware 100 and asks for an upgrade (`ota_check`) about every
+//     --ota-every seconds; when offered one it reports progress (`ota_progress`) every heartbeat and then the
 //     result (`ota_result`): 9 in 10 succeed and run the new version, the others fail and ask again
-//     later. With the password, a product without any firmware gets a released version 2.0.0
-//     (ver_num 200, for firmware 100–199) so a fresh install shows a rollout on its firmware tab.
+//     later. With the password, the simulator's product "Simulator", when it has no firmware yet,
+//     gets a released version 2.0.0 (ver_num 200, for firmware 100–199) so a fresh install shows a
+//     rollout on its firmware tab.
 //   - a running summary every 5 s; Ctrl-C (or --seconds) stops, sending `offline` for every device.
 //
 // The key: --key, else INGEST_SERVICE_KEY, else DATA_DIR/ingest.key (DATA_DIR defaults to ./data),
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     password: { type: 'string' },
     seconds: { type: 'string' },
     heartbeat: { type: 'string', default: '10' },
+    'ota-every': { type: 'string', default: '300' },
     prefix: { type: 'string', default: 'SIM' },
     quiet: { type: 'boolean', default: false },
   },
@@ -41,6 +43,8 @@ const N = Number(args.devices);
 if (!Number.isInteger(N) || N < 1 || N > 999_999) throw new Error('--devices must be 1…999999');
 const URL_BASE = (args.url ?? `http://127.0.0.1:${process.env.PORT || 8080}`).replace(/\/$/, '');
 const HEARTBEAT = Math.max(1, Number(args.heartbeat));
+/** Seconds between a device's firmware checks (on average). */
+const OTA_EVERY = Math.max(2, Number(args['ota-every']));
 const PREFIX = args.prefix.toUpperCase();
 const dataDir = path.resolve(process.env.DATA_DIR || './data');
 const keyFile = path.join(dataDir, 'ingest.key');
@@ -105,12 +109,15 @@ const existingUids = async (token) => {
   }
 };
 
-const ensureProduct = async (token, compId) => {
+/** The product the simulator registers its devices under, when it exists. */
+const findProduct = async (token, compId) => {
   const list = await post('v2/umh/admin/product/list', { name: 'Simulator', comp_id: compId, page_size: 10 }, asUser(token));
-  if (list.code === 200) {
-    const hit = list.data.find((p) => p.name === 'Simulator');
-    if (hit) return hit.pk;
-  }
+  return list.code === 200 ? list.data.find((p) => p.name === 'Simulator')?.pk : undefined;
+};
+
+const ensureProduct = async (token, compId) => {
+  const found = await findProduct(token, compId);
+  if (found) return found;
   const added = await post(
     'user/product/add',
     { name: 'Simulator', comp_id: compId, remark: 'virtual devices of npm run simulate' },
@@ -168,8 +175,9 @@ const register = async () => {
   const have = await existingUids(token);
   const missing = [];
   for (let n = 1; n <= N; n++) if (!have.has(uidOf(n))) missing.push(uidOf(n));
-  const pk = await ensureProduct(token, compId);
-  await ensureFirmware(token, pk);
+  // Devices registered before (maybe under another product) leave products alone; the simulator's own product gets firmware.
+  const pk = missing.length > 0 ? await ensureProduct(token, compId) : await findProduct(token, compId);
+  if (pk) await ensureFirmware(token, pk);
   if (missing.length === 0) return token;
   log(`registering ${missing.length} devices under product ${pk}`);
   let done = 0;
@@ -218,7 +226,7 @@ const devices = uids.map((uid, i) => ({
   fw: 100,
   /** The upgrade under way: {verNum, progress}, or null. */
   ota: null,
-  nextOtaCheck: now() + rand(5, 60),
+  nextOtaCheck: now() + rand(1, Math.min(60, OTA_EVERY)),
 }));
 const byUid = new Map(devices.map((d) => [d.uid, d]));
 const totals = {
@@ -303,7 +311,7 @@ const tick = async () => {
       }
       if (d.ota.progress >= 100) {
         d.ota = null;
-        d.nextOtaCheck = t + rand(60, 300);
+        d.nextOtaCheck = t + rand(OTA_EVERY / 2, OTA_EVERY * 1.5);
       }
       d.next = t + HEARTBEAT;
       continue;
@@ -311,7 +319,7 @@ const tick = async () => {
     if (t >= d.nextOtaCheck) {
       totals.otaChecks++;
       events.push({ uid: d.uid, type: 'ota_check', ver_num: d.fw, lang: pick(['en', 'zh-CN']) });
-      d.nextOtaCheck = t + rand(120, 600);
+      d.nextOtaCheck = t + rand(OTA_EVERY / 2, OTA_EVERY * 1.5);
       d.next = t + HEARTBEAT;
       continue;
     }

@@ -24,7 +24,7 @@ export const en = {
     code: 'Licence code',
     ver_num: 'Firmware version number',
     progress: 'Progress (%)',
-    success: 'Succeeded (1) / failed (0)',
+    success: 'Result',
     error: 'Error',
   },
   network_types: {
@@ -133,7 +133,7 @@ export const zhCN: typeof en = {
     code: '授权码',
     ver_num: '固件版本号',
     progress: '进度（%）',
-    success: '成功（1）/ 失败（0）',
+    success: '结果',
     error: '错误',
   },
   network_types: {
@@ -242,7 +242,7 @@ export const zhTW: typeof en = {
     code: '授權碼',
     ver_num: '韌體版本號',
     progress: '進度（%）',
-    success: '成功（1）/ 失敗（0）',
+    success: '結果',
     error: '錯誤',
   },
   network_types: {

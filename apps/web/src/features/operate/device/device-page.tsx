@@ -36,6 +36,8 @@ const EventDetail = ({ detail }: { detail: Record<string, unknown> }) => {
     if (k === 'network_type' && typeof v === 'number') return t(`device_state.network_types.${v}`, { defaultValue: String(v) });
     if (k === 'wake_state' && typeof v === 'number') return t(`device_state.wake_states.${v}`, { defaultValue: String(v) });
     if (k === 'last_seen' && typeof v === 'number') return formatTime(v);
+    if (k === 'success' && typeof v === 'number')
+      return t(v === 1 ? 'firmware.upgrade_states.succeeded' : 'firmware.upgrade_states.failed');
     return typeof v === 'string' ? v : JSON.stringify(v);
   };
   return (

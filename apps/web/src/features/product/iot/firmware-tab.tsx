@@ -1,6 +1,6 @@
 import { TeamOutlined } from '@ant-design/icons';
 import { PAGE_SIZE_MAX, type ProductVersionRow, type Rollout } from '@iot/contract';
-import { Card, Empty, Form, Modal, Select, Space, Tag, Tooltip } from 'antd';
+import { Card, Empty, Flex, Form, Modal, Select, Space, Tag, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
@@ -19,13 +19,13 @@ const ROLLOUT_SHOWN = ['offered', 'upgrading', 'succeeded', 'failed'] as const s
 const RolloutTags = ({ row }: { row: ProductVersionRow }) => {
   const { t } = useTranslation();
   return (
-    <Space size={2} wrap aria-label={t('firmware.fields.rollout')}>
+    <Flex wrap gap={4} aria-label={t('firmware.fields.rollout')} style={{ maxWidth: 220 }}>
       {ROLLOUT_SHOWN.map((s) => (
-        <Tag key={s} color={UPGRADE_STATE_COLORS[s]} data-state={s}>
+        <Tag key={s} color={UPGRADE_STATE_COLORS[s]} data-state={s} style={{ marginInlineEnd: 0 }}>
           {t(`firmware.upgrade_states.${s}`)} {row.rollout[s]}
         </Tag>
       ))}
-    </Space>
+    </Flex>
   );
 };
 
@@ -50,14 +50,14 @@ const useColumns = (): Columns<typeof firmwareResource> => {
         render: (_: unknown, r: ProductVersionRow) => `${r.min_ver_num} – ${r.max_ver_num || r.ver_num - 1}`,
       },
       { key: 'state', sorter: true, enumLabels: 'firmware.states', tagColors: STATE_COLORS },
-      { key: 'level', sorter: true, enumLabels: 'firmware.levels', tagColors: LEVEL_COLORS },
+      { key: 'rollout', render: (_: unknown, r: ProductVersionRow) => <RolloutTags row={r} /> },
       {
         key: 'count',
         sorter: true,
         render: (_: unknown, r: ProductVersionRow) =>
           r.limit > 0 ? t('firmware.count_of_limit', { count: r.count, limit: r.limit }) : `${r.count} (${t('firmware.unlimited')})`,
       },
-      { key: 'rollout', render: (_: unknown, r: ProductVersionRow) => <RolloutTags row={r} /> },
+      { key: 'level', sorter: true, enumLabels: 'firmware.levels', tagColors: LEVEL_COLORS },
       {
         key: 'details',
         render: (_: unknown, r: ProductVersionRow) => (
