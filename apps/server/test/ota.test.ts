@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { IngestOutput, OtaEventResult, OtaUpgradeRow, ProductVersionRow } from '@iot/contract';
+import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompanyAdmin, startTestServer, type TestServer } from './harness.js';
 import { dbOf, fails, ok } from './helpers.js';
@@ -11,6 +12,8 @@ import { dbOf, fails, ok } from './helpers.js';
  */
 const KEY = 'ota-ingest-key';
 const run = crypto.randomBytes(3).toString('hex').toUpperCase();
+const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const mqttTopic = `iot-ota-${run}/+/events`;
 const MENUS = ['product/iot', 'product/device', 'operate/device'];
 
 let t: TestServer;
@@ -68,7 +71,7 @@ const versionRow = async (id: number) => {
 };
 
 beforeAll(async () => {
-  t = await startTestServer({ ingestServiceKey: KEY });
+  t = await startTestServer({ ingestServiceKey: KEY, mqttUrl: MQTT_URL, mqttTopic });
   a = await createCompanyAdmin(t, { name: `Ota A ${run}`, menuKeys: MENUS, userId: `ota-a-${run}` });
   a1 = await createCompanyAdmin(t, { name: `Ota A1 ${run}`, parentId: a.compId, menuKeys: MENUS, userId: `ota-a1-${run}` });
   b = await createCompanyAdmin(t, { name: `Ota B ${run}`, menuKeys: MENUS, userId: `ota-b-${run}` });
@@ -344,6 +347,27 @@ describe('rollout through ingestion', () => {
     expect(ok(all)).toHaveLength(5);
     expect(all.count).toBeGreaterThan(50);
     fails(await upgrades(a.token, { state: 'lost' }), 406);
+  });
+
+  it('answers a device on MQTT on its own ota topic', async () => {
+    const uid = `OTA-${run}-MQTT`;
+    await addDevices(a.token, pk, a.compId, [uid]);
+    const client = await connectAsync(MQTT_URL);
+    try {
+      const heard = new Promise<Record<string, unknown>>((resolve) =>
+        client.on('message', (topic, payload) => {
+          if (topic === `iot-ota-${run}/${uid}/ota`) resolve(JSON.parse(payload.toString()) as Record<string, unknown>);
+        }),
+      );
+      await client.subscribeAsync(`iot-ota-${run}/${uid}/ota`, { qos: 1 });
+      await new Promise((r) => setTimeout(r, 500)); // the server's subscription
+      const patch = ok(await addVersion(a.token, { pk, ver: '2.1.5', ver_num: 215, min_ver_num: 210, state: 1, details: [detail()] }));
+      await client.publishAsync(`iot-ota-${run}/${uid}/events`, JSON.stringify({ type: 'ota_check', ver_num: 210 }));
+      expect(await heard).toMatchObject({ uid, result: 'offered', offer: { version_id: patch.id, ver: '2.1.5', url: detail().url } });
+      expect((await versionRow(patch.id)).count).toBe(1);
+    } finally {
+      await client.endAsync();
+    }
   });
 
   it('deletes only versions never offered (406 in_use: delist instead)', async () => {

@@ -109,6 +109,13 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
 
+  /** `devices/<uid>/ota` for the default `$share/iot-console/devices/+/events`: the event topic, shared prefix dropped, its last level `ota`. */
+  const otaReplyTopic = (uid: string) =>
+    config.mqttTopic
+      .replace(/^\$share\/[^/]+\//, '')
+      .replace('+', uid)
+      .replace(/\/[^/]*$/, '/ota');
+
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
@@ -119,6 +126,9 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
       .then(async () => {
         const out = await ingest(batch);
         if (out.unknown.length > 0) log.warn({ unknown: out.unknown.slice(0, 10), count: out.unknown.length }, 'mqtt: unknown uids');
+        // A device on MQTT hears what became of its OTA events (its offer) on its own `…/<uid>/ota` topic.
+        for (const { uid, result, offer } of out.ota ?? [])
+          client?.publish(otaReplyTopic(uid), JSON.stringify(offer ? { uid, result, offer } : { uid, result }), { qos: 1 });
       })
       .catch((err: unknown) => log.error({ err }, 'mqtt ingestion failed'));
   };
