@@ -2,6 +2,7 @@ import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 import type { Messages } from './en';
@@ -498,6 +499,7 @@ const zhCN: Messages = {
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
   firmware: firmwareArea.zhCN,
+  ...messagingArea.zhCN,
 };
 
 export default zhCN;
