@@ -15,6 +15,7 @@ import { logRoutes } from './modules/iot/log.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
+import { versionRoutes } from './modules/ota/version.routes.js';
 import { installDispatch } from './modules/push/dispatch.job.js';
 import { pushRoutes } from './modules/push/push.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
@@ -52,6 +53,7 @@ export const ROUTES: Route[] = [
   ...deviceRoutes,
   ...productRoutes,
   ...licenceRoutes,
+  ...versionRoutes,
   ...uploadRoutes,
   ...pushRoutes,
   ...umhRoutes,

@@ -3,6 +3,7 @@ import type { ApiDef } from './api/define.js';
 import { DEVICE_API } from './api/device.js';
 import { DEVICE_STATE_API } from './api/device-state.js';
 import { JOBS_API } from './api/jobs.js';
+import { OTA_API } from './api/ota.js';
 import { PRODUCT_API } from './api/product.js';
 import { PUSH_API } from './api/push.js';
 import { STATS_API } from './api/stats.js';
@@ -38,6 +39,7 @@ export const API = {
   ...STATS_API,
   ...PUSH_API,
   ...APPDATA_API,
+  ...OTA_API,
 } as const;
 
 export type ApiName = keyof typeof API;

@@ -15,6 +15,7 @@ export * from './schemas/device.js';
 export * from './schemas/device-state.js';
 export * from './schemas/jobs.js';
 export * from './schemas/menu.js';
+export * from './schemas/ota.js';
 export * from './schemas/product.js';
 export * from './schemas/push.js';
 export * from './schemas/resource.js';

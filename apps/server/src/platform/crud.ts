@@ -1,5 +1,5 @@
 import { type ApiDef, type InputOf, idsOf, type OutputOf } from '@iot/contract';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
 import type { RequestContext, Scope } from './context.js';
 import { sessionOf } from './context.js';
@@ -42,6 +42,12 @@ export interface CrudSpec<A extends CrudApis> {
   what: string;
   /** Set when a company owns the rows: its column in the table is `comp_id`. */
   owned?: boolean;
+  /**
+   * Which rows the caller sees when the table has no `comp_id` of its own: a condition on `t`
+   * built in platform/scope.ts (e.g. a product's firmware versions, through the product's owner).
+   * Rows outside it are not found to set and del, as owned rows outside the scope are.
+   */
+  scope?: (scope: Scope) => RawBuilder<SqlBool>;
   filters?: Filters<InputOf<A['list']>>;
   /** Fields `order_by` may name → columns; `id`, `gmt_create` and `gmt_update` are always sortable. */
   sorts?: SortFields;
@@ -95,6 +101,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
     if (ids.length === 0) return [];
     let q = (select(conn) as unknown as SelectQueryBuilder<never, never, Stored>).where(sql`t.id`, 'in', ids);
     if (spec.owned) q = q.where(inScope(scope, 't.comp_id'));
+    else if (spec.scope) q = q.where(spec.scope(scope));
     return (await q.orderBy(sql`t.id`).execute()).map((r) => toRow(r as Stored));
   };
   const getStored = async (conn: Conn, ids: number[]) =>
@@ -102,7 +109,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
 
   const list = defineList(apis.list, {
     from: (conn: Conn) => db(conn).selectFrom(`${spec.table} as t`),
-    scope: spec.owned ? 't.comp_id' : undefined,
+    scope: spec.owned ? 't.comp_id' : spec.scope,
     filters: { ...(spec.owned ? { comp_id: (v: number) => sql<boolean>`t.comp_id = ${v}` } : {}), ...spec.filters } as never,
     sorts: { id: 't.id', gmt_create: 't.gmt_create', gmt_update: 't.gmt_update', ...spec.sorts },
     defaultSort: spec.defaultSort ?? { column: 't.id', direction: 'desc' },

@@ -1,6 +1,7 @@
 import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
@@ -505,6 +506,7 @@ const en = {
   device_state: device_stateArea.en,
   jobs: jobsArea.en,
   stats: statsArea.en,
+  firmware: firmwareArea.en,
   ...messagingArea.en,
   appdata: appdataArea.en,
 };

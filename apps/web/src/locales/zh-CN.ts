@@ -1,6 +1,7 @@
 import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
@@ -501,6 +502,7 @@ const zhCN: Messages = {
   device_state: device_stateArea.zhCN,
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
+  firmware: firmwareArea.zhCN,
   ...messagingArea.zhCN,
   appdata: appdataArea.zhCN,
 };

@@ -1,6 +1,7 @@
 import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
@@ -501,6 +502,7 @@ const zhTW: Messages = {
   device_state: device_stateArea.zhTW,
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
+  firmware: firmwareArea.zhTW,
   ...messagingArea.zhTW,
   appdata: appdataArea.zhTW,
 };

@@ -1,4 +1,4 @@
-import type { AUDIT_ACTIONS, DEVICE_EVENT_TYPES } from '@iot/contract';
+import type { AUDIT_ACTIONS, DEVICE_EVENT_TYPES, OtaUpgradeState, ProductVersionDetail } from '@iot/contract';
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /** Unix seconds, stored as bigint and parsed back to number by both drivers. */
@@ -301,6 +301,43 @@ export interface LicenceBatchTable {
   gmt_create: Unix;
 }
 
+/** A product's firmware version (migration 0016); `count` = devices offered it. */
+export interface ProductVersionTable {
+  id: Generated<number>;
+  pk: string;
+  ver: string;
+  ver_num: number;
+  min_ver_num: number;
+  max_ver_num: number;
+  oem: number;
+  link_id: string;
+  link_type: number;
+  batch_id: string;
+  tag: string;
+  type: number;
+  level: number;
+  state: number;
+  limit: number;
+  count: Generated<number>;
+  details: JSONColumnType<ProductVersionDetail[]>;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+/** One device's upgrade to one version (migration 0016). */
+export interface OtaUpgradeTable {
+  id: Generated<number>;
+  device_id: number;
+  version_id: number;
+  from_ver_num: number;
+  state: OtaUpgradeState;
+  progress: number;
+  error: string;
+  gmt_offer: Unix;
+  gmt_update: Unix;
+  gmt_finish: Unix | null;
+}
+
 /** Device statistics rollups (migration 0009): comp_id 0 = all companies, pk '' = all products. */
 export interface DeviceDailyTable {
   comp_id: number;
@@ -568,4 +605,6 @@ export interface DB {
   alarm_log: AlarmLogTable;
   device_log: DeviceLogTable;
   service_log: ServiceLogTable;
+  product_version: ProductVersionTable;
+  ota_upgrade: OtaUpgradeTable;
 }
