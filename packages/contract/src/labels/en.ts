@@ -94,6 +94,23 @@ export const en = {
       formula_without_value: 'Formula without a calculated value: open and save the file in Excel, or paste the values',
     } satisfies Record<ImportRowReason, string>,
   },
+  appDownload: {
+    title: 'Download {{name}}',
+    version: 'Version {{ver}}',
+    ios: 'iPhone and iPad (App Store)',
+    android: 'Android package',
+    android_store: 'Android (store)',
+    size: '{{mb}} MB',
+    lang_phone: 'Shown in {{lang}}, the language of your device.',
+    lang_link: 'Shown in {{lang}}, the language of this link.',
+    lang_english: 'Your language is not available: shown in English.',
+    lang_first: 'Your language is not available: shown in {{lang}}.',
+    scan_hint: 'Scan this page’s QR code with your phone, or open a link below.',
+    none_for_ios: 'This app has no download for iPhone or iPad yet.',
+    not_found_title: 'App not found',
+    not_found: 'This app does not exist or has no released version.',
+    version_not_found: 'This version of the app does not exist or is not released.',
+  },
 };
 
 export type ExportLabels = typeof en;

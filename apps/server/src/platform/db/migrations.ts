@@ -13,6 +13,7 @@ import { migration as m0012 } from './migrations/0012_online_now.js';
 import { migration as m0013 } from './migrations/0013_heartbeat_hot.js';
 import { migration as m0014 } from './migrations/0014_device_key_indexes.js';
 import { migration as m0015 } from './migrations/0015_push.js';
+import { migration as m0017 } from './migrations/0017_apps.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0013_heartbeat_hot': m0013,
   '0014_device_key_indexes': m0014,
   '0015_push': m0015,
+  '0017_apps': m0017,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
