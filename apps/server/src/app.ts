@@ -6,8 +6,8 @@ import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import { appDownloads } from './modules/app/app-download.js';
 import { appRoutes } from './modules/app/app.routes.js';
+import { appDownloads } from './modules/app/app-download.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
 import { liveStream, registerDeviceState } from './modules/iot/device-state.routes.js';
 import { installJobs, jobDownloads } from './modules/iot/job-files.js';
@@ -110,7 +110,14 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   // Imports and exports: the background job runner.
   installJobs(app, services);
   // Every GET download and the live stream (SSE), declared in the contract's DOWNLOADS.
-  registerDownloads(app, services, [...jobDownloads, ...statsDownloads, ...licenceDownloads, ...ossDownloads, ...appDownloads, liveStream(deviceState)]);
+  registerDownloads(app, services, [
+    ...jobDownloads,
+    ...statsDownloads,
+    ...licenceDownloads,
+    ...ossDownloads,
+    ...appDownloads,
+    liveStream(deviceState),
+  ]);
   // Multipart uploads and file PUTs: their own body parsers, the same authentication.
   await app.register(registerUploads(services));
 

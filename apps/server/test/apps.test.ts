@@ -35,7 +35,14 @@ const refused = async (answer: Promise<Answer>, code = 406) => {
   return (a.data as { fields?: Record<string, string> } | null)?.fields;
 };
 const count = async (table: 'app' | 'app_detail' | 'app_version' | 'app_url' | 'app_resource') =>
-  Number((await dbOf(t).selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await dbOf(t)
+        .selectFrom(table)
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 let seq = 0;
 const addApp = async (fields: Record<string, unknown> = {}, token = t.adminToken) =>
@@ -43,7 +50,12 @@ const addApp = async (fields: Record<string, unknown> = {}, token = t.adminToken
 
 describe('apps: base and keys', () => {
   it('adds with both keys in full once, lists and sets them masked, deletes', async () => {
-    const row = await addApp({ name: 'Cam Home', type: 2, package_name_ios: 'com.example.camhome', package_name_android: 'com.example.cam_home' });
+    const row = await addApp({
+      name: 'Cam Home',
+      type: 2,
+      package_name_ios: 'com.example.camhome',
+      package_name_android: 'com.example.cam_home',
+    });
     expect(row).toMatchObject({ name: 'Cam Home', type: 2, comp_id: 1, gmt_expire: 0, package_name_ios: 'com.example.camhome' });
     expect(row.comp_name).not.toBe('');
     expect(row.app_key_ios).toMatch(APP_KEY_PATTERN);
@@ -167,7 +179,10 @@ describe('apps: details per client type', () => {
     ok(await call('user/app/detail/add', { app_id: app.id, client_type: 'ios', app_packet: 'com.example.cam', rela_id: '1234567890' }));
     const listed = await call<Row[]>('user/app/detail/query', { app_id: app.id });
     expect(listed.data.map((r) => r.client_type)).toEqual(['web', 'ios']);
-    expect(ok(await call('user/app/detail/set', { id: web.id, state: 2 }))).toMatchObject({ state: 2, app_packet: 'https://cam.example.com' });
+    expect(ok(await call('user/app/detail/set', { id: web.id, state: 2 }))).toMatchObject({
+      state: 2,
+      app_packet: 'https://cam.example.com',
+    });
     const before = await count('app_detail');
     expect(await refused(call('user/app/detail/add', { app_id: app.id, client_type: 'web' }), 409)).toEqual({ client_type: 'exists' });
     expect(await refused(call('user/app/detail/add', { app_id: app.id, client_type: 'watch' }))).toMatchObject({
@@ -208,7 +223,8 @@ describe('apps: versions', () => {
     const app = await addApp();
     const before = await count('app_version');
     const add = (fields: Record<string, unknown>) => refused(call('ota/app/ver/add', { app_id: app.id, ver: '1.0.0', details, ...fields }));
-    for (const ver of ['v1.0', '1..2', '1.2.3.4.5', 'abc', '1.2-beta', '']) expect(await add({ ver }), ver).toEqual({ ver: 'format:version' });
+    for (const ver of ['v1.0', '1..2', '1.2.3.4.5', 'abc', '1.2-beta', ''])
+      expect(await add({ ver }), ver).toEqual({ ver: 'format:version' });
     expect(await add({ details: [] })).toMatchObject({ details: expect.any(String) });
     expect(await add({ details: [details[0], { ...details[0], url: 'https://dl.example.com/other.apk' }] })).toEqual({
       'details.1.lang': 'format:duplicate',
@@ -234,7 +250,10 @@ describe('apps: versions', () => {
     expect(await refused(call('ota/app/ver/add', { app_id: app.id, ver: '01.9.03', details }), 409)).toEqual({ ver: 'exists' });
     const v193 = listed.data.find((r) => r.ver === '1.9.3') as Row;
     expect(await refused(call('ota/app/ver/modify', { id: v193.id, ver: '2.0.0' }), 409)).toEqual({ ver: 'exists' });
-    expect((await call<Row[]>('ota/app/ver/query', { app_id: app.id, ver: '1.10' })).data.map((r) => r.ver)).toEqual(['1.10.0.1', '1.10.0']);
+    expect((await call<Row[]>('ota/app/ver/query', { app_id: app.id, ver: '1.10' })).data.map((r) => r.ver)).toEqual([
+      '1.10.0.1',
+      '1.10.0',
+    ]);
     expect(compareAppVersions('1.10.0', '1.9.3')).toBeGreaterThan(0);
     expect(compareAppVersions('1.10', '1.10.0')).toBe(0);
     ok(await call('v2/user/app/del', { id: app.id }));
@@ -289,9 +308,9 @@ describe('apps: store urls, resources, config', () => {
     expect(await refused(call('v2/user/app/resource/add', { master_id: app.id, key: 'x', urls: [urls[0], urls[0]] }))).toEqual({
       'urls.1.lang': 'format:duplicate',
     });
-    expect(await refused(call('v2/user/app/resource/add', { master_id: app.id, key: 'x', urls: [{ lang: 'en', url: 'file:///etc/passwd' }] }))).toEqual(
-      { 'urls.0.url': 'format:url' },
-    );
+    expect(
+      await refused(call('v2/user/app/resource/add', { master_id: app.id, key: 'x', urls: [{ lang: 'en', url: 'file:///etc/passwd' }] })),
+    ).toEqual({ 'urls.0.url': 'format:url' });
     expect(await count('app_resource')).toBe(before);
     expect(ok(await call('v2/user/app/resource/set', { id: r.id, state: 2 }))).toMatchObject({ state: 2, key: 'splash' });
     expect((await call<Row[]>('v2/user/app/resource/list', { master_id: app.id, key: 'spl' })).count).toBe(1);
@@ -303,11 +322,21 @@ describe('apps: store urls, resources, config', () => {
   it('config: defaults, partial changes, the limits revision counts up only when they change', async () => {
     const app = await addApp();
     const [initial] = (await call<Row[]>('v2/user/admin/appcfg/list', { app_id: app.id })).data;
-    expect(initial).toMatchObject({ app_id: app.id, name: app.name, img: '', img_url: '', dk_limit: { oem_prefix: '', pri_dk: 0, pub_dk: 0, ver_num: 0 } });
+    expect(initial).toMatchObject({
+      app_id: app.id,
+      name: app.name,
+      img: '',
+      img_url: '',
+      dk_limit: { oem_prefix: '', pri_dk: 0, pub_dk: 0, ver_num: 0 },
+    });
     const set1 = ok(await call('v2/user/admin/appcfg/set', { app_id: app.id, dk_limit: { oem_prefix: 'ab-', pri_dk: 20 } }));
     expect(set1.dk_limit).toEqual({ oem_prefix: 'AB-', pri_dk: 20, pub_dk: 0, ver_num: 1 });
     const set2 = ok(await call('v2/user/admin/appcfg/set', { app_id: app.id, img: 'images/logo.png', dk_limit: { pri_dk: 20 } }));
-    expect(set2).toMatchObject({ img: 'images/logo.png', img_url: '/api/v2/oss/file/images/logo.png', dk_limit: { pri_dk: 20, ver_num: 1 } });
+    expect(set2).toMatchObject({
+      img: 'images/logo.png',
+      img_url: '/api/v2/oss/file/images/logo.png',
+      dk_limit: { pri_dk: 20, ver_num: 1 },
+    });
     const set3 = ok(await call('v2/user/admin/appcfg/set', { app_id: app.id, dk_limit: { pub_dk: '5' } }));
     expect(set3.dk_limit).toEqual({ oem_prefix: 'AB-', pri_dk: 20, pub_dk: 5, ver_num: 2 });
     expect(await refused(call('v2/user/admin/appcfg/set', { app_id: app.id, dk_limit: { oem_prefix: 'a b' } }))).toEqual({
@@ -316,7 +345,9 @@ describe('apps: store urls, resources, config', () => {
     expect(await refused(call('v2/user/admin/appcfg/set', { app_id: app.id, dk_limit: { pri_dk: -1 } }))).toMatchObject({
       'dk_limit.pri_dk': expect.any(String),
     });
-    expect(await refused(call('v2/user/admin/appcfg/set', { app_id: app.id, img: '../etc/passwd' }))).toEqual({ img: 'format:storage_key' });
+    expect(await refused(call('v2/user/admin/appcfg/set', { app_id: app.id, img: '../etc/passwd' }))).toEqual({
+      img: 'format:storage_key',
+    });
     const [after] = (await call<Row[]>('v2/user/admin/appcfg/list', { app_id: app.id })).data;
     expect(after?.dk_limit).toEqual(set3.dk_limit);
     ok(await call('v2/user/app/del', { id: app.id }));
@@ -324,7 +355,8 @@ describe('apps: store urls, resources, config', () => {
 });
 
 describe('apps: the public download link', () => {
-  const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
   const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
   const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
   let app: AppRow;
@@ -335,7 +367,13 @@ describe('apps: the public download link', () => {
     app = await addApp({ name: 'Link App' });
     const apk = (ver: string, lang: string) => ({ lang, url: `https://dl.example.com/${ver}/${lang}.apk`, title: `${ver} ${lang}` });
     ok(await call('ota/app/ver/add', { app_id: app.id, ver: '1.9.3', details: [apk('1.9.3', 'en'), apk('1.9.3', 'zh-TW')] }));
-    ok(await call('ota/app/ver/add', { app_id: app.id, ver: '1.10.0', details: [apk('1.10.0', 'en'), apk('1.10.0', 'zh-TW'), apk('1.10.0', 'ja')] }));
+    ok(
+      await call('ota/app/ver/add', {
+        app_id: app.id,
+        ver: '1.10.0',
+        details: [apk('1.10.0', 'en'), apk('1.10.0', 'zh-TW'), apk('1.10.0', 'ja')],
+      }),
+    );
     // Newer, but not released: never offered.
     ok(await call('ota/app/ver/add', { app_id: app.id, ver: '2.0.0', state: 2, details: [apk('2.0.0', 'en')] }));
     ok(await call('ota/app/url/add', { app_id: app.id, platform: 'ios', lang: 'en', url: 'https://apps.apple.com/us/app/id42' }));

@@ -29,7 +29,16 @@ export {
  * Every API path of the platform: one registry per area under api/, merged here.
  * The server registers routes from it; the web calls `API.<name>.path`.
  */
-export const API = { ...USER_API, ...PRODUCT_API, ...DEVICE_API, ...DEVICE_STATE_API, ...JOBS_API, ...STATS_API, ...PUSH_API, ...APP_API } as const;
+export const API = {
+  ...USER_API,
+  ...PRODUCT_API,
+  ...DEVICE_API,
+  ...DEVICE_STATE_API,
+  ...JOBS_API,
+  ...STATS_API,
+  ...PUSH_API,
+  ...APP_API,
+} as const;
 
 export type ApiName = keyof typeof API;
 export type ApiPath = (typeof API)[ApiName]['path'];

@@ -54,7 +54,10 @@ export interface CrudSpec<A extends CrudApis> {
    * hashes); `revealed` joins the add answer only, never a stored or listed row (a key shown
    * once).
    */
-  generate?: (ctx: RequestContext, values: Record<string, unknown>) => { columns: Record<string, unknown>; revealed?: Record<string, unknown> };
+  generate?: (
+    ctx: RequestContext,
+    values: Record<string, unknown>,
+  ) => { columns: Record<string, unknown>; revealed?: Record<string, unknown> };
   filters?: Filters<InputOf<A['list']>>;
   /** Fields `order_by` may name → columns; `id`, `gmt_create` and `gmt_update` are always sortable. */
   sorts?: SortFields;
@@ -172,8 +175,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
         const [current] = await get(ctx.conn, ctx.scope, [id]);
         if (!current) throw notFound(spec.what);
         const changes = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && columns.includes(k)));
-        if (spec.parent && changes[spec.parent.field] !== undefined)
-          changes.comp_id = await parentCompany(ctx, changes[spec.parent.field]);
+        if (spec.parent && changes[spec.parent.field] !== undefined) changes.comp_id = await parentCompany(ctx, changes[spec.parent.field]);
         await checkRefs(ctx, changes);
         await spec.check?.(ctx, { ...(current as Record<string, unknown>), ...changes }, current);
         await db(ctx.conn)

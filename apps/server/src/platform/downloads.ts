@@ -206,7 +206,10 @@ export const registerDownloads = (app: FastifyInstance, services: Services, down
       if (d.kind === 'stream') return startStream(d, reply, await prepare(d.def, request));
       const answer = await services.inFlight.track(async () => {
         const { ctx, input } = await prepare(d.def, request);
-        return d.handle(ctx, input, { headers: request.headers, lang: first((request.query as Record<string, unknown> | undefined)?.lang) });
+        return d.handle(ctx, input, {
+          headers: request.headers,
+          lang: first((request.query as Record<string, unknown> | undefined)?.lang),
+        });
       });
       return sendFile(d.def, reply, answer);
     });

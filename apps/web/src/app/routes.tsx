@@ -30,6 +30,7 @@ const SCREENS: Record<string, PageModule> = {
   'product/device': async () => ({ Component: (await import('../features/product/device/device-page')).default }),
   'product/iot': async () => ({ Component: (await import('../features/product/iot/product-page')).default }),
   'info/dev': async () => ({ Component: (await import('../features/info/dev/dev-stats-page')).default }),
+  'applist/app': async () => ({ Component: (await import('../features/applist/app/app-page')).default }),
 };
 
 /** Keeps the query string (lang…) across redirects. */

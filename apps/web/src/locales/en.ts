@@ -1,3 +1,4 @@
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
@@ -500,6 +501,7 @@ const en = {
   device_state: device_stateArea.en,
   jobs: jobsArea.en,
   stats: statsArea.en,
+  apps: appsArea.en,
 };
 
 export type Messages = typeof en;

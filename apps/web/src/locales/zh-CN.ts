@@ -1,3 +1,4 @@
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
@@ -496,6 +497,7 @@ const zhCN: Messages = {
   device_state: device_stateArea.zhCN,
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
+  apps: appsArea.zhCN,
 };
 
 export default zhCN;

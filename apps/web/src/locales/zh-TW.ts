@@ -1,3 +1,4 @@
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
@@ -496,6 +497,7 @@ const zhTW: Messages = {
   device_state: device_stateArea.zhTW,
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
+  apps: appsArea.zhTW,
 };
 
 export default zhTW;

@@ -25,7 +25,7 @@ export const APP_API = {
     APP_MENUS,
     'action',
     appKeyRotateInput,
-    "A new app key for one platform, answered in full once; the old key stops working at once",
+    'A new app key for one platform, answered in full once; the old key stops working at once',
     appSchemas.row,
   ),
   appIdGet: def(

@@ -179,7 +179,8 @@ export const UPLOADS = {
     path: 'v2/oss/upload',
     method: 'post',
     access: 'user',
-    summary: 'Upload one file (multipart: `folder` then `file`); the folder decides who may (images: product/iot or applist/app, imports: product/device)',
+    summary:
+      'Upload one file (multipart: `folder` then `file`); the folder decides who may (images: product/iot or applist/app, imports: product/device)',
     contentType: 'multipart/form-data',
     fields: z.object({ folder: z.enum(UPLOAD_FOLDERS).default('images') }),
     output: uploadOutput,

@@ -130,11 +130,16 @@ export const appDownloads: Download[] = [
 
     // A desktop browser (or an iPhone for an app without an iOS store url): a page listing both.
     const title = fill(labels.title, { name: app.name });
-    const parts = [`<h1>${escapeHtml(title)}</h1>`, `<p>${escapeHtml(fill(labels.version, { ver: version.ver }))}${version.name ? ` · ${escapeHtml(version.name)}` : ''}</p>`];
+    const parts = [
+      `<h1>${escapeHtml(title)}</h1>`,
+      `<p>${escapeHtml(fill(labels.version, { ver: version.ver }))}${version.name ? ` · ${escapeHtml(version.name)}` : ''}</p>`,
+    ];
     if (platform === 'ios' && !ios) parts.push(`<p class="warn">${escapeHtml(labels.none_for_ios)}</p>`);
     else parts.push(`<p class="note">${escapeHtml(labels.scan_hint)}</p>`);
     if (ios) {
-      parts.push(`<a class="pkg" href="${escapeHtml(ios.url)}" rel="noopener" data-platform="ios" hreflang="${escapeHtml(ios.pick.lang)}">${escapeHtml(labels.ios)}</a>`);
+      parts.push(
+        `<a class="pkg" href="${escapeHtml(ios.url)}" rel="noopener" data-platform="ios" hreflang="${escapeHtml(ios.pick.lang)}">${escapeHtml(labels.ios)}</a>`,
+      );
       parts.push(`<p class="note" data-note="ios">${escapeHtml(languageNote(labels, ctx.lang, ios.pick))}</p>`);
     }
     if (android && androidPick) {
@@ -147,7 +152,10 @@ export const appDownloads: Download[] = [
       parts.push(`<p class="note" data-note="android">${escapeHtml(languageNote(labels, ctx.lang, androidPick))}</p>`);
     }
     const store = storeOf('android');
-    if (store) parts.push(`<a class="pkg" href="${escapeHtml(store.url)}" rel="noopener" data-platform="android-store">${escapeHtml(labels.android_store)}</a>`);
+    if (store)
+      parts.push(
+        `<a class="pkg" href="${escapeHtml(store.url)}" rel="noopener" data-platform="android-store">${escapeHtml(labels.android_store)}</a>`,
+      );
     const answer = page(ctx.lang, title, parts.join(''), platform === 'ios' && !ios ? 404 : 200);
     return androidPick ? { ...answer, headers: chosen(androidPick) } : answer;
   }),

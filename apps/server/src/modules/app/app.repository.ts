@@ -87,7 +87,11 @@ export const replaceAppKey = async (conn: Conn, id: number, platform: AppPlatfor
   const { hash, hint } = storedKey(key);
   await conn
     .updateTable('app')
-    .set(platform === 'ios' ? { key_hash_ios: hash, key_hint_ios: hint, gmt_update: now } : { key_hash_android: hash, key_hint_android: hint, gmt_update: now })
+    .set(
+      platform === 'ios'
+        ? { key_hash_ios: hash, key_hint_ios: hint, gmt_update: now }
+        : { key_hash_android: hash, key_hint_android: hint, gmt_update: now },
+    )
     .where('id', '=', id)
     .execute();
 };
@@ -260,7 +264,9 @@ export const listAppCfgs = defineList(API.appCfgList, {
 });
 
 export const getAppCfgs = async (conn: Conn, scope: Scope, ids: number[]): Promise<AppCfgRow[]> =>
-  ids.length === 0 ? [] : (await selectCfg(conn).where('t.id', 'in', ids).where(inScope(scope, 't.comp_id')).orderBy('t.id').execute()).map(toCfgRow);
+  ids.length === 0
+    ? []
+    : (await selectCfg(conn).where('t.id', 'in', ids).where(inScope(scope, 't.comp_id')).orderBy('t.id').execute()).map(toCfgRow);
 
 export const updateAppCfg = async (conn: Conn, appId: number, values: { img?: string; dk_limit?: AppCfgRow['dk_limit'] }, now: number) => {
   await conn

@@ -5,8 +5,8 @@ import { type AuditEntity, type Route, route } from '../../platform/transport.js
 import {
   appDetails,
   appResources,
-  appUrls,
   apps,
+  appUrls,
   appVersions,
   findAppId,
   getAppCfgs,
