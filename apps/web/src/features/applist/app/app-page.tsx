@@ -1,6 +1,6 @@
 import { AppstoreOutlined, KeyOutlined } from '@ant-design/icons';
 import { API, type AppPlatform, type AppRow, appDownloadLink } from '@iot/contract';
-import { Drawer, Tabs, Typography } from 'antd';
+import { Button, Drawer, Tabs, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
@@ -8,6 +8,7 @@ import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
+import { useIsMobile } from '../../../lib/use-mobile';
 import { appRows } from './app-resources';
 import { CfgTab, DetailTab, ResourceTab, UrlTab } from './child-tabs';
 import { DownloadQr } from './download-qr';
@@ -20,9 +21,10 @@ const maskedKey = (v: unknown) => (v ? <Typography.Text code>{String(v)}</Typogr
 /** One app's children in tabs: details per client, versions (with QR codes), store urls, resources, config. */
 const AppDrawer = ({ app, onClose }: { app: AppRow | null; onClose: () => void }) => {
   const { t } = useTranslation();
+  const isMobile = useIsMobile();
   const appId = app?.id ?? 0;
   return (
-    <Drawer open={app !== null} title={app?.name} size="large" width={1100} onClose={onClose} destroyOnHidden>
+    <Drawer open={app !== null} title={app?.name} size={isMobile ? '100%' : 1100} onClose={onClose} destroyOnHidden>
       {app && (
         <Tabs
           destroyOnHidden
@@ -65,7 +67,11 @@ export default function AppPage() {
     {
       key: 'name',
       sorter: true,
-      render: (_: unknown, r: AppRow) => <Typography.Link onClick={() => setOpen(r)}>{r.name}</Typography.Link>,
+      render: (_: unknown, r: AppRow) => (
+        <Button type="link" style={{ padding: 0 }} onClick={() => setOpen(r)}>
+          {r.name}
+        </Button>
+      ),
     },
     { key: 'comp_name', sorter: 'comp_id' },
     { key: 'type', enumLabels: 'apps.types', tagColors: TYPE_COLORS, sorter: true },

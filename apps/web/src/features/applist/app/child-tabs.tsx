@@ -104,6 +104,7 @@ export const ResourceTab = ({ appId }: { appId: number }) => {
         wide: true,
         control: (
           <RowsEditor
+            itemLabel="apps.resource.url.lang"
             addLabel="apps.resource.add_url"
             blank={{ lang: '', url: '', param: '', type: 1 }}
             columns={[

@@ -20,6 +20,8 @@ interface RowsEditorProps {
   /** A new row's values. */
   blank: Item;
   addLabel: LabelKey;
+  /** What one item is called (its group is named `<label> <n>`). */
+  itemLabel: LabelKey;
   /** The form item's value and change handler. */
   value?: Item[];
   onChange?: (value: Item[]) => void;
@@ -31,7 +33,7 @@ interface RowsEditorProps {
  * Form control for a list of objects: one line of inputs per item, add and remove. The
  * contract checks the whole list on submit; a refused item's field comes back as `details.1.url`.
  */
-export const RowsEditor = ({ columns, blank, addLabel, value = [], onChange, disabled, id }: RowsEditorProps) => {
+export const RowsEditor = ({ columns, blank, addLabel, itemLabel, value = [], onChange, disabled, id }: RowsEditorProps) => {
   const { t } = useTranslation();
   const change = (index: number, name: string, v: unknown) =>
     onChange?.(value.map((item, i) => (i === index ? { ...item, [name]: v } : item)));
@@ -39,7 +41,7 @@ export const RowsEditor = ({ columns, blank, addLabel, value = [], onChange, dis
     <Space id={id} orientation="vertical" style={{ width: '100%' }} size={8}>
       {value.map((item, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity of their own; the position is it.
-        <Space key={index} wrap align="start" role="group" aria-label={`${t(addLabel)} ${index + 1}`} style={{ width: '100%' }}>
+        <Space key={index} wrap align="start" role="group" aria-label={`${t(itemLabel)} ${index + 1}`} style={{ width: '100%' }}>
           {columns.map((c) => {
             const common = { 'aria-label': t(c.label), placeholder: c.placeholder ?? t(c.label), disabled };
             const v = item[c.name];

@@ -91,6 +91,7 @@ export const VersionTab = ({ appId }: { appId: number }) => {
         extra: 'apps.version.details_hint',
         control: (
           <RowsEditor
+            itemLabel="apps.version.detail.lang"
             addLabel="apps.version.add_detail"
             blank={{ lang: '', url: '', title: '', content: '', zone: '', size: 0, zone_type: 0 }}
             columns={[
