@@ -21,7 +21,8 @@ import { type AuditEntity, type Route, route } from './transport.js';
  * Conventions of a kit table: `id` serial key, one column per field of the add schema (objects
  * and arrays stored as jsonb), `gmt_create`/`gmt_update` unix seconds, `comp_id` when a company
  * owns the rows (the add default is the caller's company; rows outside the caller's scope are
- * "not found"). Fields marked `secret()` are sealed on write and answered masked.
+ * "not found") or copies the company of the row's `parent`. Fields marked `secret()` are sealed on
+ * write and answered masked.
  */
 export interface CrudApis {
   list: ApiDef;
