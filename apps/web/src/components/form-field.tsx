@@ -1,10 +1,11 @@
-import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch, TreeSelect, type TreeSelectProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { cloneElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isBlank } from '../lib/schema-fields';
 import { formItemProps } from './field-rules';
 import type { FormModel, ResolvedField } from './form-model';
+import { useCompanyTreeData } from './pickers';
 
 const optionsOf = (field: ResolvedField, t: TFunction) =>
   field.choices.map((o) => ({
@@ -12,6 +13,22 @@ const optionsOf = (field: ResolvedField, t: TFunction) =>
     label: o.text ?? (o.label ? t(o.label) : String(o.value)),
     disabled: o.disabled,
   }));
+
+/** The companies in the caller's scope as a tree. */
+const CompanyTreeSelect = (props: TreeSelectProps) => {
+  const { t } = useTranslation();
+  const treeData = useCompanyTreeData();
+  return (
+    <TreeSelect
+      {...props}
+      treeData={treeData}
+      placeholder={t('common.select')}
+      showSearch={{ treeNodeFilterProp: 'title' }}
+      treeDefaultExpandAll
+      style={{ width: '100%' }}
+    />
+  );
+};
 
 interface FieldControlProps {
   field: ResolvedField;
@@ -65,6 +82,8 @@ const FieldControl = ({ field, disabled, compact, ...rest }: FieldControlProps &
           style={{ width: '100%' }}
         />
       );
+    case 'company':
+      return <CompanyTreeSelect {...common} allowClear={compact || clearable(field)} multiple={field.multiple} />;
     case 'switch':
       return <Switch {...common} />;
     case 'password':

@@ -2,6 +2,7 @@ import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 
@@ -502,6 +503,7 @@ const en = {
   jobs: jobsArea.en,
   stats: statsArea.en,
   apps: appsArea.en,
+  ...messagingArea.en,
 };
 
 export type Messages = typeof en;

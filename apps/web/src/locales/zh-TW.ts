@@ -2,6 +2,7 @@ import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 import type { Messages } from './en';
@@ -498,6 +499,7 @@ const zhTW: Messages = {
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
   apps: appsArea.zhTW,
+  ...messagingArea.zhTW,
 };
 
 export default zhTW;

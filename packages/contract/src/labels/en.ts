@@ -111,6 +111,10 @@ export const en = {
     not_found: 'This app does not exist or has no released version.',
     version_not_found: 'This version of the app does not exist or is not released.',
   },
+  push_test: {
+    title: 'Test message from {{platform}}',
+    body: 'This is a test message the IoT console sent through “{{platform}}” at {{time}}.',
+  },
 };
 
 export type ExportLabels = typeof en;

@@ -105,4 +105,5 @@ export const zhCN: ExportLabels = {
     not_found: '此应用不存在或没有已发布的版本。',
     version_not_found: '此应用版本不存在或未发布。',
   },
+  push_test: { title: '来自 {{platform}} 的测试消息', body: '这是物联网控制台于 {{time}} 通过“{{platform}}”发送的测试消息。' },
 };

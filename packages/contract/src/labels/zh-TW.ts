@@ -105,4 +105,5 @@ export const zhTW: ExportLabels = {
     not_found: '此應用程式不存在或沒有已發佈的版本。',
     version_not_found: '此應用程式版本不存在或未發佈。',
   },
+  push_test: { title: '來自 {{platform}} 的測試訊息', body: '這是物聯網控制台於 {{time}} 透過「{{platform}}」傳送的測試訊息。' },
 };

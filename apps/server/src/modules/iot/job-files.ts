@@ -4,6 +4,7 @@ import type { Services } from '../../platform/context.js';
 import { type Download, download } from '../../platform/downloads.js';
 import { notFound } from '../../platform/errors.js';
 import { attachRunner, createJobRunner, type JobRunnerOptions } from '../../platform/jobs.js';
+import { pushDispatchHandler } from '../push/dispatch.job.js';
 import { exportHandler } from './device-export.job.js';
 import { deviceImportHandler } from './device-import.job.js';
 import { findJobInScope } from './job.repository.js';
@@ -13,6 +14,7 @@ export const JOB_HANDLERS = {
   device_import: deviceImportHandler,
   device_export: exportHandler('device_export'),
   state_export: exportHandler('state_export'),
+  push_dispatch: pushDispatchHandler,
 };
 
 const servicesByApp = new WeakMap<FastifyInstance, Services>();
