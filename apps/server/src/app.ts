@@ -6,6 +6,8 @@ import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { appRoutes } from './modules/app/app.routes.js';
+import { appDownloads } from './modules/app/app-download.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
 import { liveStream, registerDeviceState } from './modules/iot/device-state.routes.js';
 import { installJobs, jobDownloads } from './modules/iot/job-files.js';
@@ -58,6 +60,7 @@ export const ROUTES: Route[] = [
   ...pushRoutes,
   ...umhRoutes,
   ...logRoutes,
+  ...appRoutes,
 ];
 
 export interface BuildAppOptions {
@@ -121,6 +124,7 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
     ...licenceDownloads,
     ...umhDownloads,
     ...ossDownloads,
+    ...appDownloads,
     liveStream(deviceState),
   ]);
   // Multipart uploads and file PUTs: their own body parsers, the same authentication.

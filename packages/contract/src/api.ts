@@ -1,3 +1,4 @@
+import { APP_API } from './api/app.js';
 import { APPDATA_API } from './api/appdata.js';
 import type { ApiDef } from './api/define.js';
 import { DEVICE_API } from './api/device.js';
@@ -40,6 +41,7 @@ export const API = {
   ...PUSH_API,
   ...APPDATA_API,
   ...OTA_API,
+  ...APP_API,
 } as const;
 
 export type ApiName = keyof typeof API;

@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './labels/index.js';
 export * from './menus.js';
 export * from './password.js';
+export * from './schemas/app.js';
 export * from './schemas/appdata.js';
 export * from './schemas/audit.js';
 export * from './schemas/common.js';

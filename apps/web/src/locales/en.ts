@@ -1,4 +1,5 @@
 import * as appdataArea from './areas/appdata';
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as firmwareArea from './areas/firmware';
@@ -507,6 +508,7 @@ const en = {
   jobs: jobsArea.en,
   stats: statsArea.en,
   firmware: firmwareArea.en,
+  apps: appsArea.en,
   ...messagingArea.en,
   appdata: appdataArea.en,
 };

@@ -1,4 +1,5 @@
 import * as appdataArea from './areas/appdata';
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as firmwareArea from './areas/firmware';
@@ -503,6 +504,7 @@ const zhTW: Messages = {
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
   firmware: firmwareArea.zhTW,
+  apps: appsArea.zhTW,
   ...messagingArea.zhTW,
   appdata: appdataArea.zhTW,
 };

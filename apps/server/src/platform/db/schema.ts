@@ -452,6 +452,49 @@ export interface PushLinkTable extends KitTable {
   platform_id: number;
   template_id: number;
 }
+/** Apps (migration 0017): keys only as SHA-256 + last 4 characters; config columns `img`, `dk_limit`. */
+export interface AppTable extends KitTable {
+  name: string;
+  type: number;
+  gmt_expire: Unix;
+  package_name_ios: string;
+  package_name_android: string;
+  key_hash_ios: string;
+  key_hint_ios: string;
+  key_hash_android: string;
+  key_hint_android: string;
+  img: Generated<string>;
+  dk_limit: ColumnType<{ oem_prefix: string; pri_dk: number; pub_dk: number; ver_num: number }, string | undefined, string>;
+}
+export interface AppDetailTable extends KitTable {
+  app_id: number;
+  client_type: string;
+  app_packet: string;
+  rela_id: string;
+  state: number;
+}
+export interface AppVersionTable extends KitTable {
+  app_id: number;
+  ver: string;
+  /** Generated from `ver`: four numeric parts. */
+  ver_parts: ColumnType<number[], never, never>;
+  name: string;
+  force: number;
+  state: number;
+  details: ColumnType<Record<string, unknown>[], string, string>;
+}
+export interface AppUrlTable extends KitTable {
+  app_id: number;
+  platform: string;
+  lang: string;
+  url: string;
+}
+export interface AppResourceTable extends KitTable {
+  master_id: number;
+  key: string;
+  state: number;
+  urls: ColumnType<Record<string, unknown>[], string, string>;
+}
 export interface PushRecordTable {
   id: ColumnType<number, never, never>;
   comp_id: number;
@@ -607,4 +650,9 @@ export interface DB {
   service_log: ServiceLogTable;
   product_version: ProductVersionTable;
   ota_upgrade: OtaUpgradeTable;
+  app: AppTable;
+  app_detail: AppDetailTable;
+  app_version: AppVersionTable;
+  app_url: AppUrlTable;
+  app_resource: AppResourceTable;
 }

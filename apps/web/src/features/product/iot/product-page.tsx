@@ -10,8 +10,8 @@ import type { FieldOption, Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { dataQueryOptions } from '../../../lib/resource';
+import { ImageUpload } from '../../../shared/upload/image-upload';
 import { FirmwareTab } from './firmware-tab';
-import { ImageUpload } from './image-upload';
 import { productResource } from './product-resource';
 import { ShareModal } from './share-modal';
 
