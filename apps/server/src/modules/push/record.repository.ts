@@ -1,7 +1,9 @@
-import { API, MSG_TYPE_ALARM, PushState } from '@iot/contract';
+import { API, type InputOf, MSG_TYPE_ALARM, PushState, resolvePaging } from '@iot/contract';
 import { type SqlBool, sql } from 'kysely';
+import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
 import { atLeast, below, contains, defineList, eq } from '../../platform/list.js';
+import { pageTimeline, type TimelineSpec } from '../../platform/timeline.js';
 
 /** A delivery to queue (or, for a test send, to record as it happens). */
 export interface NewRecord {
@@ -117,8 +119,8 @@ const recordFilters = {
   gmt_end: below('r.gmt_create'),
 };
 
-/** Push records, newest first within the caller's companies. */
-export const listPushRecords = defineList(API.pushRecordList, {
+/** Push records with any filter (state, recipient, platform…): the list kit. */
+const filteredRecords = defineList(API.pushRecordList, {
   from: (conn) => conn.selectFrom('push_record as r'),
   scope: 'r.comp_id',
   filters: recordFilters,
@@ -128,6 +130,35 @@ export const listPushRecords = defineList(API.pushRecordList, {
   select: selectRecords,
   toRow: (r) => r,
 });
+
+const RECORDS: TimelineSpec = {
+  table: 'push_record',
+  ts: 'gmt_create',
+  log: 4,
+  part: { column: 'comp_id', scoped: true },
+  kind: 'channel',
+};
+/** What the day counters can answer: company, channel, time range, newest first. */
+const TIMELINE_INPUT = new Set(['comp_id', 'channel', 'gmt_start', 'gmt_end', 'page_no', 'page_index', 'page_size', 'order_by', 'order']);
+
+/**
+ * Push records, newest first within the caller's companies. Unfiltered, or by company, channel
+ * and time, at any depth from the day counters (platform/timeline.ts: page 1 and deep pages
+ * alike fast at millions of records); other filters through the list kit.
+ */
+export const listPushRecords = async (conn: Conn, scope: Scope, input: InputOf<typeof API.pushRecordList>) => {
+  const newestFirst = (input.order_by === undefined || input.order_by === 'id' || input.order_by === 'gmt_create') && input.order !== 'asc';
+  const onTimeline = newestFirst && Object.entries(input).every(([k, v]) => v === undefined || TIMELINE_INPUT.has(k));
+  if (!onTimeline) return filteredRecords(conn, scope, input);
+  const { offset, pageSize } = resolvePaging(input);
+  return pageTimeline(
+    conn,
+    RECORDS,
+    scope,
+    { part: input.comp_id, kind: input.channel, start: input.gmt_start, end: input.gmt_end, offset, limit: pageSize },
+    (keys) => selectRecords(conn).where(sql<SqlBool>`r.id in (${keys})`).orderBy('r.gmt_create', 'desc').orderBy('r.id', 'desc').execute(),
+  );
+};
 
 /** The pushes alarms caused: records of alarm events (`source` alarm:<id>). */
 export const listAlarmPushes = defineList(API.alarmPushList, {
