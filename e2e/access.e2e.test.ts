@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique } from './api';
-import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany } from './browser';
+import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickCompany, pickOption } from './browser';
 
 /**
  * The key scenario of the foundation: an administrator creates, through the
@@ -29,16 +29,6 @@ const closeDialog = async (dialog: Locator) => {
     }
   }
   await gone(dialog);
-};
-
-/**
- * Picks an option of the Select labelled `label` in `scope`. The visible list
- * items carry the option as their title (the role=option list is antd's hidden
- * screen-reader copy).
- */
-const pickOption = async (page: Page, scope: Locator, label: string, option: string) => {
-  await scope.getByLabel(label).click();
-  await page.getByTitle(option, { exact: true }).click();
 };
 
 /** Saves the open dialog and waits until it closed. */

@@ -84,3 +84,13 @@ export const pickCompany = async (page: Page, scope: Locator, label: string, nam
   }
   await chosen.first().waitFor({ state: 'visible', timeout: 10_000 });
 };
+
+/**
+ * Picks an option of the Select labelled `label` in `scope`. The visible list
+ * items carry the option as their title (the role=option list is antd's hidden
+ * screen-reader copy).
+ */
+export const pickOption = async (page: Page, scope: Locator, label: string, option: string) => {
+  await scope.getByLabel(label).click();
+  await page.getByTitle(option, { exact: true }).click();
+};

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, type ConfigEnv, defineConfig, type Rolldown, type UserConfig } from 'vite';
+import { build, type ConfigEnv, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 
 const contractEntry = fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url));
 const configFile = fileURLToPath(import.meta.url);
@@ -105,6 +105,23 @@ const groupOf = (id: string, entries: Entry[] | undefined): string | undefined =
   return ['pages', ...LIGHT_PAGES.filter(([, test]) => loads(test)).map(([suffix]) => suffix)].join('-');
 };
 
+/**
+ * A file of locales/areas/ holds one area's messages in the three languages, and each language
+ * file (locales/en.ts…) takes its own from it. As one module shared by the three language chunks
+ * it would land in a common chunk with all three; so each language file imports a copy of its
+ * own (`?language=en`), of which tree shaking keeps that language only.
+ */
+const localeAreaPerLanguage = (): Plugin => ({
+  name: 'iot:locale-area-per-language',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    const language = importer?.match(/[\\/]src[\\/]locales[\\/](en|zh-CN|zh-TW)\.ts$/)?.[1];
+    if (!language || !source.startsWith('./areas/')) return null;
+    const resolved = await this.resolve(source, importer, { skipSelf: true });
+    return resolved ? `${resolved.id}?language=${language}` : null;
+  },
+});
+
 export default defineConfig(async (env): Promise<UserConfig> => {
   const plan = env.command === 'build' && !process.env[PLAN_PASS_ENV] ? await planChunks(env) : undefined;
   const groupCache = new Map<string, string | undefined>();
@@ -113,7 +130,7 @@ export default defineConfig(async (env): Promise<UserConfig> => {
     return groupCache.get(id);
   };
   return {
-    plugins: [react()],
+    plugins: [react(), localeAreaPerLanguage()],
     resolve: { alias: { '@iot/contract': contractEntry } },
     build: {
       outDir: 'dist',

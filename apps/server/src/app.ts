@@ -15,6 +15,7 @@ import { logRoutes } from './modules/iot/log.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
+import { installDispatch } from './modules/push/dispatch.job.js';
 import { pushRoutes } from './modules/push/push.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
@@ -110,6 +111,7 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   registerStats(app, services);
   // Imports and exports: the background job runner.
   installJobs(app, services);
+  installDispatch(app, services);
   // Every GET download and the live stream (SSE), declared in the contract's DOWNLOADS.
   registerDownloads(app, services, [
     ...jobDownloads,

@@ -25,6 +25,8 @@ export interface Config {
   sessionCacheMs: number;
   /** Background job runners in this process (imports, exports); 0 leaves jobs to other processes. */
   jobWorkers: number;
+  /** How often due push retries are looked for (ms); 0: never (tests drive the dispatcher). */
+  pushSweepMs: number;
   /** V8 heap growing factor 1 + p/100 (platform/heap.ts); 0 = V8's own, up to 4× the live heap. */
   heapGrowingPercent: number;
   /** Largest file `v2/oss/upload` and put URLs accept (bytes); larger answers 413. */
@@ -75,6 +77,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
   sessionCacheMs: intEnv(env, 'SESSION_CACHE_MS', 5_000),
   jobWorkers: intEnv(env, 'JOB_WORKERS', 1),
+  pushSweepMs: intEnv(env, 'PUSH_SWEEP_MS', 10_000),
   heapGrowingPercent: intEnv(env, 'HEAP_GROWING_PERCENT', 50),
   uploadLimit: intEnv(env, 'UPLOAD_LIMIT', 10 * 1024 * 1024),
   ingestServiceKey: env.INGEST_SERVICE_KEY === 'off' ? undefined : env.INGEST_SERVICE_KEY || undefined,

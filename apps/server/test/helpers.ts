@@ -124,6 +124,7 @@ export const addProduct = async (t: TestServer, pk: string, compId: number, shar
     .returning('id')
     .executeTakeFirstOrThrow();
   if (shareWith) await dbOf(t).insertInto('product_share').values({ product_id: p.id, comp_id: shareWith, gmt_create: now }).execute();
+  return Number(p.id);
 };
 
 /**

@@ -22,4 +22,5 @@ export * from './schemas/role.js';
 export * from './schemas/session.js';
 export * from './schemas/stats.js';
 export * from './schemas/user.js';
+export * from './templates.js';
 export * from './validation.js';

@@ -1,13 +1,13 @@
 import { DashboardOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import type { MenuNode } from '@iot/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Drawer, Flex, Layout, Menu, type MenuProps, Space, Typography } from 'antd';
-import { createElement, useEffect, useMemo, useState } from 'react';
+import { Button, Flex, Layout, Menu, type MenuProps, Space, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { LanguageSelect } from '../components/language-select';
-import { MENU_ICONS } from '../components/menu-icons';
-import { NoPermission } from '../components/page-state';
+import { NoPermission } from '../components/lazy-page-state';
+import { sidebarIcon } from '../components/sidebar-icon';
 import { useAccess } from '../lib/access';
 import { call } from '../lib/api';
 import { currentLanguage } from '../lib/i18n';
@@ -21,7 +21,7 @@ import { isRouteHandle, type RouteHandle } from './route-handle';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-const iconOf = (name: string) => (MENU_ICONS[name] ? createElement(MENU_ICONS[name]) : undefined);
+const MenuDrawer = lazy(() => import('./menu-drawer'));
 
 const bySort = (a: MenuNode, b: MenuNode) => a.sort - b.sort || a.menu_id - b.menu_id;
 
@@ -34,7 +34,7 @@ const useMenuItems = (menus: MenuNode[]): MenuItem[] => {
         .sort(bySort)
         .map((m) => {
           const children = build(m.sub_menus ?? []);
-          const base = { key: m.menu_key, icon: iconOf(m.icon), label: menuLabel(m, i18n) };
+          const base = { key: m.menu_key, icon: sidebarIcon(m.icon), label: menuLabel(m, i18n) };
           return children.length > 0 ? { ...base, children } : base;
         });
     return [{ key: 'dashboard', icon: <DashboardOutlined />, label: t('route.dashboard') }, ...build(menus)];
@@ -89,6 +89,8 @@ export const AppLayout = () => {
   const isMobile = useIsMobile();
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The drawer's code loads on the first tap of the menu button, then the drawer stays mounted.
+  const [drawerWanted, setDrawerWanted] = useState(false);
   const items = useMenuItems(session?.menus ?? []);
   const handle = useRouteHandle();
 
@@ -127,17 +129,12 @@ export const AppLayout = () => {
           <SideMenu items={items} />
         </Layout.Sider>
       )}
-      {isMobile && (
-        <Drawer
-          placement="left"
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          size={260}
-          title={t('app.title')}
-          styles={{ body: { padding: 0 } }}
-        >
-          <SideMenu items={items} onNavigate={() => setDrawerOpen(false)} />
-        </Drawer>
+      {isMobile && drawerWanted && (
+        <Suspense fallback={null}>
+          <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} title={t('app.title')}>
+            <SideMenu items={items} onNavigate={() => setDrawerOpen(false)} />
+          </MenuDrawer>
+        </Suspense>
       )}
       <Layout>
         <Layout.Header
@@ -148,7 +145,13 @@ export const AppLayout = () => {
               type="text"
               aria-label={isMobile ? t('app.open_menu') : t(collapsed ? 'app.expand_menu' : 'app.collapse_menu')}
               icon={isMobile ? <MenuOutlined /> : collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-              onClick={() => (isMobile ? setDrawerOpen(true) : setCollapsed(!collapsed))}
+              onClick={() => {
+                if (!isMobile) setCollapsed(!collapsed);
+                else {
+                  setDrawerWanted(true);
+                  setDrawerOpen(true);
+                }
+              }}
             />
             <Space size={isMobile ? 4 : 12}>
               <LanguageSelect compact={isMobile} />
@@ -165,7 +168,13 @@ export const AppLayout = () => {
         </Layout.Header>
         <Layout.Content style={handle.fullWidth ? { margin: 0 } : { margin: isMobile ? 8 : 24 }}>
           {/* Layout.Content is the page's <main> landmark. */}
-          {allowed ? <Outlet /> : <NoPermission />}
+          {allowed ? (
+            <Outlet />
+          ) : (
+            <Suspense fallback={null}>
+              <NoPermission />
+            </Suspense>
+          )}
         </Layout.Content>
       </Layout>
     </Layout>

@@ -1,34 +1,47 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
-import { type ReactNode, useSyncExternalStore } from 'react';
+import { theme as antdTheme, ConfigProvider } from 'antd';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { LoadingOverlay } from '../components/loading-overlay';
-import { bindFeedback } from '../lib/feedback';
+import { isFeedbackHostWanted, subscribeFeedbackHost } from '../lib/feedback';
 import { getAntdLocale, subscribeAntdLocale } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
-
-/** Hands antd's context-aware message/notification to lib/feedback. */
-const FeedbackBridge = () => {
-  const { message, notification } = AntApp.useApp();
-  bindFeedback(message, notification);
-  return null;
-};
-
-// antd's default blue fails the contrast check; this one passes (STACK.md).
-const theme = { token: { colorPrimary: '#0958d9' } };
+import { THEME } from './theme';
 
 // No space inserted between two CJK characters: "删除" keeps the accessible name tests look for.
 const BUTTON = { autoInsertSpace: false };
+
+// message + notification (~6 KiB): loaded with the first toast, not at start-up.
+const FeedbackHost = lazy(() => import('./feedback-host'));
+
+const Feedback = () => {
+  const wanted = useSyncExternalStore(subscribeFeedbackHost, isFeedbackHostWanted);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <FeedbackHost />
+    </Suspense>
+  ) : null;
+};
+
+/** The base text style antd's App component gave the page (its colour, font and size tokens), without App's start-up code. */
+const BaseText = ({ children }: { children: ReactNode }) => {
+  const { token } = antdTheme.useToken();
+  return (
+    <div style={{ color: token.colorText, fontFamily: token.fontFamily, fontSize: token.fontSize, lineHeight: token.lineHeight }}>
+      {children}
+    </div>
+  );
+};
 
 export const Providers = ({ children }: { children: ReactNode }) => {
   const locale = useSyncExternalStore(subscribeAntdLocale, getAntdLocale);
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider theme={theme} locale={locale} button={BUTTON}>
-        <AntApp>
-          <FeedbackBridge />
+      <ConfigProvider theme={THEME} locale={locale} button={BUTTON}>
+        <BaseText>
+          <Feedback />
           <LoadingOverlay />
           {children}
-        </AntApp>
+        </BaseText>
       </ConfigProvider>
     </QueryClientProvider>
   );

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Result } from 'antd';
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageSpin } from '../components/full-page-spin';
+import { LoadFailed } from '../components/lazy-page-state';
 import { fetchAccount } from '../lib/account';
 import { rememberReturnPath } from '../lib/return-path';
 import { setSessionInfo, useSessionInfo, useToken } from '../lib/session';
@@ -13,7 +12,6 @@ import { setSessionInfo, useSessionInfo, useToken } from '../lib/session';
  * no user yet (reload) → v2/user/account/get.
  */
 export const RequireAuth = () => {
-  const { t } = useTranslation();
   const token = useToken();
   const info = useSessionInfo();
   const location = useLocation();
@@ -35,15 +33,9 @@ export const RequireAuth = () => {
   if (info) return <Outlet />;
   if (account.isError) {
     return (
-      <Result
-        status="error"
-        title={t('errors.obtain_failed')}
-        extra={
-          <Button type="primary" onClick={() => account.refetch()}>
-            {t('common.refresh')}
-          </Button>
-        }
-      />
+      <Suspense fallback={<FullPageSpin />}>
+        <LoadFailed onRetry={() => account.refetch()} />
+      </Suspense>
     );
   }
   return <FullPageSpin />;

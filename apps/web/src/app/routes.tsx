@@ -11,31 +11,14 @@ const notFound: PageModule = async () => ({ Component: (await import('../compone
 const publicPlaceholder: PageModule = async () => ({ Component: (await import('../features/shell/public-placeholder-page')).default });
 
 /**
- * Screens by menu key. A menu key without an entry shows "Not yet available"
- * inside the layout; adding a screen is one line here.
+ * Screens by menu key: the page of menu key `<group>/<screen>` is the default export of
+ * `features/<group>/<screen>/*-page.tsx` (one per folder), loaded lazily. A menu key without a
+ * page shows "Not yet available" inside the layout; adding a screen adds its folder, nothing here.
  */
-const SCREENS: Record<string, PageModule> = {
-  'operate/company': async () => ({ Component: (await import('../features/operate/company/company-page')).default }),
-  'operate/user': async () => ({ Component: (await import('../features/operate/user/user-page')).default }),
-  'system/role': async () => ({ Component: (await import('../features/system/role/role-page')).default }),
-  'system/menu': async () => ({ Component: (await import('../features/system/menu/menu-page')).default }),
-  'system/resource': async () => ({ Component: (await import('../features/system/resource/resource-page')).default }),
-  'system/audit': async () => ({ Component: (await import('../features/system/audit/audit-page')).default }),
-  'user/info': async () => ({ Component: (await import('../features/user/info/info-page')).default }),
-  'product/device_state': async () => ({ Component: (await import('../features/product/device_state/device-state-page')).default }),
-  'product/awake': async () => ({ Component: (await import('../features/product/awake/awake-page')).default }),
-  'product/lic_list': async () => ({ Component: (await import('../features/product/lic_list/lic-list-page')).default }),
-  'operate/device': async () => ({ Component: (await import('../features/operate/device/device-page')).default }),
-  'product/dev_dup': async () => ({ Component: (await import('../features/product/dev_dup/dev-dup-page')).default }),
-  'product/device': async () => ({ Component: (await import('../features/product/device/device-page')).default }),
-  'product/iot': async () => ({ Component: (await import('../features/product/iot/product-page')).default }),
-  'info/dev': async () => ({ Component: (await import('../features/info/dev/dev-stats-page')).default }),
-  'info/user': async () => ({ Component: (await import('../features/info/user/user-stats-page')).default }),
-  'applist/user': async () => ({ Component: (await import('../features/applist/user/user-page')).default }),
-  'applist/dev': async () => ({ Component: (await import('../features/applist/dev/dev-page')).default }),
-  'applist/alarm': async () => ({ Component: (await import('../features/applist/alarm/alarm-page')).default }),
-  'applist/log_list': async () => ({ Component: (await import('../features/applist/log_list/log-list-page')).default }),
-};
+const PAGES = import.meta.glob<{ default: ComponentType }>('../features/*/*/*-page.tsx');
+const SCREENS: Record<string, PageModule> = Object.fromEntries(
+  Object.entries(PAGES).map(([file, load]) => [file.split('/').slice(2, 4).join('/'), async () => ({ Component: (await load()).default })]),
+);
 
 /** Keeps the query string (lang…) across redirects. */
 const RedirectKeepQuery = ({ to }: { to: string }) => {

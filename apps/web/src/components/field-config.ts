@@ -12,6 +12,8 @@ export type Widget =
   | 'password'
   | 'textarea'
   | 'tree-select'
+  /** The company tree (the default of a `companyRef()` field). */
+  | 'company'
   | 'date'
   | 'date-range'
   | 'custom';
@@ -46,6 +48,8 @@ export interface FieldConfig {
   extra?: LabelKey;
   /** More values the help text names (a row's product key). */
   extraValues?: Record<string, unknown>;
+  /** Shown (and sent) only while another field of the form holds one of these values (a provider's own settings). */
+  showWhen?: { field: string; values: readonly unknown[] };
   /** Only in this form mode. */
   only?: 'add' | 'edit';
   disabledOnEdit?: boolean;

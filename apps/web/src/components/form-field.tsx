@@ -1,10 +1,12 @@
-import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
+import { Form, Input, InputNumber, Radio, Select, Switch, TreeSelect, type TreeSelectProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { cloneElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isBlank } from '../lib/schema-fields';
+import { DateInput } from './date-input';
 import { formItemProps } from './field-rules';
 import type { FormModel, ResolvedField } from './form-model';
+import { useCompanyTreeData } from './pickers';
 
 const optionsOf = (field: ResolvedField, t: TFunction) =>
   field.choices.map((o) => ({
@@ -12,6 +14,22 @@ const optionsOf = (field: ResolvedField, t: TFunction) =>
     label: o.text ?? (o.label ? t(o.label) : String(o.value)),
     disabled: o.disabled,
   }));
+
+/** The companies in the caller's scope as a tree. */
+const CompanyTreeSelect = (props: TreeSelectProps) => {
+  const { t } = useTranslation();
+  const treeData = useCompanyTreeData();
+  return (
+    <TreeSelect
+      {...props}
+      treeData={treeData}
+      placeholder={t('common.select')}
+      showSearch={{ treeNodeFilterProp: 'title' }}
+      treeDefaultExpandAll
+      style={{ width: '100%' }}
+    />
+  );
+};
 
 interface FieldControlProps {
   field: ResolvedField;
@@ -65,6 +83,8 @@ const FieldControl = ({ field, disabled, compact, ...rest }: FieldControlProps &
           style={{ width: '100%' }}
         />
       );
+    case 'company':
+      return <CompanyTreeSelect {...common} allowClear={compact || clearable(field)} multiple={field.multiple} />;
     case 'switch':
       return <Switch {...common} />;
     case 'password':
@@ -72,9 +92,9 @@ const FieldControl = ({ field, disabled, compact, ...rest }: FieldControlProps &
     case 'textarea':
       return <Input.TextArea {...common} maxLength={spec?.maxLength} autoSize={{ minRows: 3, maxRows: 10 }} />;
     case 'date':
-      return <DatePicker {...common} style={{ width: '100%' }} />;
+      return <DateInput {...common} />;
     case 'date-range':
-      return <DatePicker.RangePicker {...common} style={{ width: '100%' }} />;
+      return <DateInput {...common} range />;
     case 'custom':
       return field.control ? cloneElement(field.control, common) : null;
     default:

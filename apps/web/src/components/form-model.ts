@@ -56,6 +56,7 @@ const switchValuesOf = (spec: FieldSpec | undefined): [unknown, unknown] => {
 
 const widgetOf = (field: FieldConfig, spec: FieldSpec | undefined): Widget => {
   if (field.widget) return field.widget;
+  if (spec?.companyRef && !field.options) return 'company';
   if (field.options || spec?.options) return 'select';
   if (spec?.kind === 'number') return 'number';
   if (spec?.kind === 'boolean') return 'switch';
@@ -119,6 +120,7 @@ export const formModel = <S extends z.ZodType>({
       }));
     return {
       ...f,
+      multiple: f.multiple ?? (spec ?? addSpec)?.kind === 'array',
       widget: widgetOf(f, spec ?? addSpec),
       label: f.label ?? fieldLabel(area, f.name),
       spec,

@@ -67,6 +67,9 @@ export const ModalForm = ({ open, title, okText, values, prepare, onSubmit, onCl
     }
   };
 
+  const current = Form.useWatch([], form) as Payload | undefined;
+  const shown = model.fields.filter((f) => !f.showWhen || f.showWhen.values.includes((current ?? values)?.[f.showWhen.field]));
+
   return (
     <Modal
       open={open}
@@ -90,7 +93,7 @@ export const ModalForm = ({ open, title, okText, values, prepare, onSubmit, onCl
         scrollToFirstError
       >
         <Row gutter={16}>
-          {model.fields.map((f) => (
+          {shown.map((f) => (
             <Col key={f.name} span={cols === 2 && !f.wide && f.widget !== 'textarea' ? 12 : 24}>
               <FormField field={f} model={model} disabled={mode === 'edit' && f.disabledOnEdit} />
             </Col>

@@ -2,6 +2,11 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 
+/*
+ * Result and its illustrations (~9 KiB) are not start-up or layout code: app/ loads these
+ * through lazy-page-state.tsx, the routes table with import().
+ */
+
 const HomeButton = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -23,6 +28,22 @@ export const NoPermission = () => {
 export const NotAvailable = () => {
   const { t } = useTranslation();
   return <Result status="info" title={t('pages.not_available_title')} subTitle={t('pages.not_available_desc')} />;
+};
+
+/** The signed-in user could not be loaded (reload with a token): try again. */
+export const LoadFailed = ({ onRetry }: { onRetry: () => unknown }) => {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="error"
+      title={t('errors.obtain_failed')}
+      extra={
+        <Button type="primary" onClick={() => onRetry()}>
+          {t('common.refresh')}
+        </Button>
+      }
+    />
+  );
 };
 
 /** Catch-all. */

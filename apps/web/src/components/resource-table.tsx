@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { PAGE_SIZE_DEFAULT } from '@iot/contract';
-import { Button, Card, Form, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Button, Form, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnType, TablePaginationConfig, TableProps } from 'antd/es/table';
 import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 import { type Key, type ReactNode, useMemo, useState } from 'react';
@@ -14,9 +14,10 @@ import { pagerProps } from '../lib/pagination';
 import type { Payload, ResourceModel, RowOfResource } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
 import type { Fields } from './field-config';
-import { FormField } from './form-field';
+import { FilterBar } from './filter-bar';
 import { formModel } from './form-model';
 import { ModalForm } from './modal-form';
+import { Panel } from './panel';
 
 /**
  * A column as data. `key` is the row field; the title is `<area>.fields.<key>` unless `title`
@@ -321,38 +322,15 @@ export function ResourceTable<Row extends object, A extends LabelArea>(props: Re
   const label = t(props.label ?? `${area}.title`, { defaultValue: t('common.table') });
 
   return (
-    <Card variant="borderless" styles={{ body: { padding: isMobile ? 12 : 24 } }}>
+    <Panel variant="borderless" bodyStyle={{ padding: isMobile ? 12 : 24 }}>
       {filters && filters.length > 0 && (
-        <Form
+        <FilterBar
           form={filterForm}
-          layout={isMobile ? 'vertical' : 'inline'}
+          model={filterModel}
           name={`${area}-filters`}
-          aria-label={t('common.filters')}
-          onFinish={applyFilters}
           initialValues={initialFilterForm}
-          style={{ marginBottom: 16, rowGap: 8 }}
-        >
-          {filterModel.fields.map((f) => (
-            <div key={f.name} style={{ minWidth: isMobile ? undefined : 200 }}>
-              <FormField field={f} model={filterModel} compact />
-            </div>
-          ))}
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit">
-                {t('common.search')}
-              </Button>
-              <Button
-                onClick={() => {
-                  filterForm.resetFields();
-                  applyFilters(filterForm.getFieldsValue());
-                }}
-              >
-                {t('common.reset')}
-              </Button>
-            </Space>
-          </Form.Item>
-        </Form>
+          onSearch={applyFilters}
+        />
       )}
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
         <Typography.Text type="secondary" aria-live="polite">
@@ -426,6 +404,6 @@ export function ResourceTable<Row extends object, A extends LabelArea>(props: Re
           columns={props.formColumns}
         />
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -4,17 +4,45 @@ import type { NotificationInstance } from 'antd/es/notification/interface';
 import { i18n } from './i18n';
 
 /**
- * Toasts and notifications. The antd App component provides context-aware
- * instances (theme, locale); a bridge in app/ hands them over with
- * `bindFeedback`, so non-React code (the api client) can show messages.
+ * Toasts and notifications, for React and non-React code (the api client) alike. antd's
+ * context-aware instances (theme, locale) come from a host that app/ mounts inside the
+ * providers only when the first toast is asked for (message and notification are not start-up
+ * code): until it binds them with `bindFeedback`, toasts wait in a queue.
  */
-let messageApi: MessageInstance | null = null;
-let notificationApi: NotificationInstance | null = null;
+interface FeedbackApis {
+  message: MessageInstance;
+  notification: NotificationInstance;
+}
+let apis: FeedbackApis | null = null;
+let queued: Array<(a: FeedbackApis) => void> = [];
+let hostWanted = false;
+const hostListeners = new Set<() => void>();
 let lastErrorAt = -Infinity;
 
-export const bindFeedback = (m: MessageInstance, n: NotificationInstance) => {
-  messageApi = m;
-  notificationApi = n;
+/** The host's mount switch (app/providers.tsx): true from the first toast on. */
+export const isFeedbackHostWanted = () => hostWanted;
+export const subscribeFeedbackHost = (listener: () => void) => {
+  hostListeners.add(listener);
+  return () => hostListeners.delete(listener);
+};
+
+export const bindFeedback = (message: MessageInstance, notification: NotificationInstance) => {
+  apis = { message, notification };
+  const waiting = queued;
+  queued = [];
+  for (const show of waiting) show(apis);
+};
+
+const withApis = (show: (a: FeedbackApis) => void) => {
+  if (apis) {
+    show(apis);
+    return;
+  }
+  queued.push(show);
+  if (!hostWanted) {
+    hostWanted = true;
+    for (const l of hostListeners) l();
+  }
 };
 
 /** Error toast; a second one within ERROR_SUPPRESS_MS of the last is dropped. */
@@ -22,19 +50,19 @@ export const toastError = (text: string) => {
   const now = Date.now();
   if (now - lastErrorAt < ERROR_SUPPRESS_MS) return;
   lastErrorAt = now;
-  messageApi?.error({ content: text, duration: TOAST_DURATION_MS / 1000 });
+  withApis((a) => a.message.error({ content: text, duration: TOAST_DURATION_MS / 1000 }));
 };
 
 export const toastSuccess = (text: string) => {
-  messageApi?.success({ content: text, duration: TOAST_DURATION_MS / 1000 });
+  withApis((a) => a.message.success({ content: text, duration: TOAST_DURATION_MS / 1000 }));
 };
 
 export const toastInfo = (text: string) => {
-  messageApi?.info({ content: text, duration: TOAST_DURATION_MS / 1000 });
+  withApis((a) => a.message.info({ content: text, duration: TOAST_DURATION_MS / 1000 }));
 };
 
 export const notify = (type: 'success' | 'info' | 'warning' | 'error', title: string, description?: string) => {
-  notificationApi?.[type]({ title, description, duration: NOTIFICATION_DURATION_MS / 1000 });
+  withApis((a) => a.notification[type]({ title, description, duration: NOTIFICATION_DURATION_MS / 1000 }));
 };
 
 /** Message for an error code in the current language (`errors.<code>`). */

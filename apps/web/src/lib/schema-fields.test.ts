@@ -3,8 +3,10 @@ import {
   companyAddInput,
   companyRegisterInput,
   deviceAddInput,
+  eventCfg,
   licenceAddInput,
   menuAddInput,
+  noticeTemplate,
   productAddInput,
   resourceAddInput,
   roleAddInput,
@@ -52,6 +54,21 @@ describe('field specs read from the contract schemas', () => {
     expect(specOf(menuAddInput, 'is_show')).toMatchObject({ options: [0, 1], defaultValue: 1 });
     // An email or '': free text, not a list of values.
     expect(specOf(accountAddInput, 'user_email').options).toBeUndefined();
+  });
+
+  it('the schemas of a CRUD-kit resource: company references, lists of values, defaults on add only', () => {
+    expect(specOf(eventCfg.add, 'comp_id')).toMatchObject({ companyRef: true, required: false });
+    expect(specOf(eventCfg.list, 'comp_id').companyRef).toBe(true);
+    expect(specOf(accountAddInput, 'comp_id').companyRef).toBe(true);
+    expect(specOf(eventCfg.add, 'name').companyRef).toBeUndefined();
+    expect(specOf(eventCfg.add, 'channels')).toMatchObject({ kind: 'array', options: [1, 2, 3, 4], defaultValue: [3] });
+    expect(specOf(eventCfg.add, 'state')).toMatchObject({ options: [1, 2], defaultValue: 1 });
+    // set: absent means keep, so no default is filled in.
+    expect(specOf(eventCfg.set, 'state')).toMatchObject({ required: false, hasDefault: false });
+    expect(specOf(noticeTemplate.add, 'lang')).toMatchObject({
+      defaultValue: 'en',
+      options: expect.arrayContaining(['en', 'zh-CN', 'zh-TW']),
+    });
   });
 
   it('a discriminated union gives the branch the values pick', () => {

@@ -1,4 +1,4 @@
-import { ruleOfIssue, valueAt } from '@iot/contract';
+import { companyRefRegistry, ruleOfIssue, valueAt } from '@iot/contract';
 import { z } from 'zod';
 
 /**
@@ -23,6 +23,8 @@ export interface FieldSpec {
   max?: number;
   /** The values allowed (`oneOf`, enums, literals). */
   options?: readonly (string | number)[];
+  /** Names a company (`companyRef()`): picked from the company tree. */
+  companyRef?: boolean;
 }
 
 type Mutable = { -readonly [K in keyof FieldSpec]: FieldSpec[K] };
@@ -58,6 +60,7 @@ const isLiteralValue = (v: unknown): v is string | number => typeof v === 'strin
 
 const describeInto = (spec: Mutable, schema: z.ZodType): void => {
   spec.options ??= optionsOfMeta(schema);
+  if (companyRefRegistry.has(schema)) spec.companyRef = true;
   if (schema instanceof z.ZodOptional) {
     spec.required = false;
     describeInto(spec, schema.unwrap() as z.ZodType);
@@ -99,6 +102,8 @@ const describeInto = (spec: Mutable, schema: z.ZodType): void => {
     spec.kind = 'boolean';
   } else if (schema instanceof z.ZodArray) {
     spec.kind = 'array';
+    // A list of allowed values (channels): the element's values, picked several at once.
+    spec.options ??= describe(schema.element as z.ZodType).options;
   } else if (schema instanceof z.ZodObject || schema instanceof z.ZodRecord) {
     spec.kind = 'object';
   } else if (schema instanceof z.ZodLiteral) {

@@ -2,6 +2,7 @@ import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 
@@ -62,6 +63,9 @@ const en = {
     del_success: 'Deleted',
     select: 'Please select',
     filters: 'Filters',
+    more_filters: 'More filters',
+    more_filters_active: 'More filters ({{count}} set)',
+    fewer_filters: 'Fewer filters',
     table: 'Records',
   },
   errors: {
@@ -502,6 +506,7 @@ const en = {
   jobs: jobsArea.en,
   stats: statsArea.en,
   appdata: appdataArea.en,
+  ...messagingArea.en,
 };
 
 export type Messages = typeof en;

@@ -2,6 +2,7 @@ import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 import type { Messages } from './en';
@@ -58,6 +59,9 @@ const zhCN: Messages = {
     del_success: '删除成功',
     select: '请选择',
     filters: '筛选',
+    more_filters: '更多筛选',
+    more_filters_active: '更多筛选（已设 {{count}} 项）',
+    fewer_filters: '收起筛选',
     table: '记录',
   },
   errors: {
@@ -498,6 +502,7 @@ const zhCN: Messages = {
   jobs: jobsArea.zhCN,
   stats: statsArea.zhCN,
   appdata: appdataArea.zhCN,
+  ...messagingArea.zhCN,
 };
 
 export default zhCN;

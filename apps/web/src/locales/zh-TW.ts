@@ -2,6 +2,7 @@ import * as appdataArea from './areas/appdata';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
 import * as jobsArea from './areas/jobs';
+import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
 import * as statsArea from './areas/stats';
 import type { Messages } from './en';
@@ -58,6 +59,9 @@ const zhTW: Messages = {
     del_success: '刪除成功',
     select: '請選擇',
     filters: '篩選',
+    more_filters: '更多篩選',
+    more_filters_active: '更多篩選（已設 {{count}} 項）',
+    fewer_filters: '收起篩選',
     table: '記錄',
   },
   errors: {
@@ -498,6 +502,7 @@ const zhTW: Messages = {
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
   appdata: appdataArea.zhTW,
+  ...messagingArea.zhTW,
 };
 
 export default zhTW;

@@ -5,9 +5,11 @@ import {
   noticeTemplate,
   pushLink,
   pushPlatform,
+  pushPlatformTestInput,
   pushRecordListInput,
   pushRecordRow,
   pushTemplate,
+  pushTemplateTestInput,
 } from '../schemas/push.js';
 import { crudApi, def } from './define.js';
 
@@ -20,6 +22,22 @@ export const PUSH_API = {
   ...crudApi('noticeTemplate', 'v2/user/notice/user/template', ['applist/notice_template'], noticeTemplate, 'Notice templates'),
   ...crudApi('msgTemplate', 'v2/umh/admin/msg/template', ['applist/msg_mng'], msgTemplate, 'Message templates'),
   ...crudApi('eventCfg', 'v2/umh/admin/msg/eventcfg', ['applist/msg_mng'], eventCfg, 'Message event configs'),
+  pushPlatformTest: def(
+    'v2/push/platform/test',
+    ['applist/flatform'],
+    'action',
+    pushPlatformTestInput,
+    'Send a test message through a platform now; answers its push record (state sent or failed, with the error)',
+    pushRecordRow,
+  ),
+  pushTemplateTest: def(
+    'v2/push/template/test',
+    ['applist/template'],
+    'action',
+    pushTemplateTestInput,
+    'Send a template rendered with sample values through a platform now; answers its push record',
+    pushRecordRow,
+  ),
   pushRecordList: def(
     'v2/push/record/list',
     ['applist/record'],

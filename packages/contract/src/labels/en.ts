@@ -115,6 +115,10 @@ export const en = {
       formula_without_value: 'Formula without a calculated value: open and save the file in Excel, or paste the values',
     } satisfies Record<ImportRowReason, string>,
   },
+  push_test: {
+    title: 'Test message from {{platform}}',
+    body: 'This is a test message the IoT console sent through “{{platform}}” at {{time}}.',
+  },
 };
 
 export type ExportLabels = typeof en;

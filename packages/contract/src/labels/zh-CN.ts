@@ -109,4 +109,5 @@ export const zhCN: ExportLabels = {
       formula_without_value: '公式没有计算结果：请在 Excel 中打开并保存文件，或粘贴为数值',
     },
   },
+  push_test: { title: '来自 {{platform}} 的测试消息', body: '这是物联网控制台于 {{time}} 通过“{{platform}}”发送的测试消息。' },
 };

@@ -109,4 +109,5 @@ export const zhTW: ExportLabels = {
       formula_without_value: '公式沒有計算結果：請在 Excel 中開啟並儲存檔案，或貼上為值',
     },
   },
+  push_test: { title: '來自 {{platform}} 的測試訊息', body: '這是物聯網控制台於 {{time}} 透過「{{platform}}」傳送的測試訊息。' },
 };

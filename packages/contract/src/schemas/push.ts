@@ -3,14 +3,19 @@ import { id, int, oneOf, pagingSchema, requiredText, safeString, secret, text, t
 import { companyRef } from './company-ref.js';
 import { crudSchemas } from './crud.js';
 
+/** The languages the console offers for messages; the API takes any well-formed code (`pt-BR`). */
+export const MESSAGE_LANGUAGES = ['en', 'zh-CN', 'zh-TW', 'ja', 'ko', 'de', 'fr', 'es', 'pt', 'ru', 'it', 'th', 'vi', 'id', 'ar'] as const;
+
 /** A message's language: `en`, `zh-CN`, `zh-TW`, `ja`, `pt-BR` … (the recipient's). */
 export const langCode = () =>
-  z.preprocess(
-    toText,
-    safeString()
-      .trim()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$/, { message: 'format:lang' }),
-  );
+  z
+    .preprocess(
+      toText,
+      safeString()
+        .trim()
+        .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$/, { message: 'format:lang' }),
+    )
+    .meta({ enum: [...MESSAGE_LANGUAGES] });
 
 /** SPEC §4: notice template types 1–10, message template types 1–12, alarm types 1–7. */
 export const NOTICE_TEMPLATE_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
@@ -24,8 +29,6 @@ export const PUSH_CHANNELS = [1, 2, 3, 4] as const;
 /** The provider a push platform speaks to (`platform`). */
 export const PUSH_PROVIDERS = ['smtp', 'aliyun_sms', 'apns', 'fcm', 'xiaomi', 'oppo', 'webhook'] as const;
 export type PushProvider = (typeof PUSH_PROVIDERS)[number];
-/** Template parameter groups (SPEC §4). */
-export const TEMPLATE_PARAM_GROUPS = ['system', 'total_count', 'alarm'] as const;
 
 const lang = langCode().default('en');
 const enabled = oneOf([1, 2]).default(1);
@@ -124,7 +127,7 @@ export const pushTemplate = crudSchemas({
     name: requiredText(64),
     code: requiredText(64),
     lang,
-    param: z.enum(TEMPLATE_PARAM_GROUPS).default('system'),
+    param: z.enum(['system', 'total_count', 'alarm']).default('system'),
     title: text(255).default(''),
     body: requiredText(4000),
     type: oneOf(PUSH_CHANNELS),
@@ -190,3 +193,17 @@ export const pushRecordListInput = pagingSchema
     source: text(64).optional(),
   })
   .extend(timeRangeSchema.shape);
+
+/** A test send through one platform: a fixed message, or a template rendered with sample values. */
+export const pushPlatformTestInput = z.object({
+  id: id(),
+  recipient: requiredText(255),
+  template_id: id().optional(),
+  lang: langCode().optional(),
+});
+/** A template sent with sample values through a platform of its channel. */
+export const pushTemplateTestInput = z.object({
+  id: id(),
+  platform_id: id(),
+  recipient: requiredText(255),
+});

@@ -4,6 +4,7 @@ import type { Services } from '../../platform/context.js';
 import { type Download, download } from '../../platform/downloads.js';
 import { notFound } from '../../platform/errors.js';
 import { attachRunner, createJobRunner, type JobRunnerOptions } from '../../platform/jobs.js';
+import { pushDispatchHandler } from '../push/dispatch.job.js';
 import { exportHandler } from './device-export.job.js';
 import { deviceImportHandler } from './device-import.job.js';
 import { findJobInScope } from './job.repository.js';
@@ -15,6 +16,7 @@ export const JOB_HANDLERS = {
   device_export: exportHandler('device_export'),
   state_export: exportHandler('state_export'),
   log_export: logExportHandler,
+  push_dispatch: pushDispatchHandler,
 };
 
 const servicesByApp = new WeakMap<FastifyInstance, Services>();

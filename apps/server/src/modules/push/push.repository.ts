@@ -2,7 +2,7 @@ import { API } from '@iot/contract';
 import { sql } from 'kysely';
 import { defineCrud } from '../../platform/crud.js';
 import type { Conn } from '../../platform/db/database.js';
-import { atLeast, below, contains, defineList, eq } from '../../platform/list.js';
+import { contains, eq } from '../../platform/list.js';
 
 /** Templates of one language per row; filtered by language, type and name (contains). */
 const templateFilters = { lang: eq('t.lang'), type: eq('t.type'), name: contains('t.name') };
@@ -78,48 +78,3 @@ export const pushLinks = defineCrud(
         ]) as never,
   },
 );
-
-/** Push records, newest first within the caller's companies. */
-export const listPushRecords = defineList(API.pushRecordList, {
-  from: (conn) => conn.selectFrom('push_record as r'),
-  scope: 'r.comp_id',
-  filters: {
-    comp_id: eq('r.comp_id'),
-    state: eq('r.state'),
-    channel: eq('r.channel'),
-    platform_id: eq('r.platform_id'),
-    template_id: eq('r.template_id'),
-    recipient: contains('r.recipient'),
-    source: eq('r.source'),
-    gmt_start: atLeast('r.gmt_create'),
-    gmt_end: below('r.gmt_create'),
-  },
-  sorts: { id: 'r.id', gmt_create: 'r.id' },
-  defaultSort: { column: 'r.id', direction: 'desc' },
-  key: 'r.id',
-  select: (conn) =>
-    conn
-      .selectFrom('push_record as r')
-      .leftJoin('company as c', 'c.comp_id', 'r.comp_id')
-      .select([
-        'r.id',
-        'r.comp_id',
-        'r.channel',
-        'r.platform_id',
-        'r.template_id',
-        'r.event_type',
-        'r.recipient',
-        'r.lang',
-        'r.lang_fallback',
-        'r.title',
-        'r.state',
-        'r.attempts',
-        'r.error',
-        'r.provider_id',
-        'r.source',
-        'r.gmt_create',
-        'r.gmt_send',
-        sql<string>`coalesce(c.comp_name, '')`.as('comp_name'),
-      ]),
-  toRow: (r) => r,
-});

@@ -429,12 +429,12 @@ export interface PushRecordTable {
   body: string;
   params: ColumnType<Record<string, unknown>, string, string>;
   state: number;
-  attempts: number;
-  error: string;
-  provider_id: string;
+  attempts: Generated<number>;
+  error: Generated<string>;
+  provider_id: Generated<string>;
   source: string;
   gmt_create: Unix;
-  gmt_send: Unix;
+  gmt_send: Generated<Unix>;
   next_attempt: Unix;
 }
 

@@ -1,6 +1,7 @@
-import { Button, Card, Form, Input, Typography } from 'antd';
+import { Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Panel } from '../../components/panel';
 import { callRaw } from '../../lib/api';
 
 interface ApiTestValues {
@@ -28,7 +29,7 @@ export default function ApiTestPage() {
   };
 
   return (
-    <Card title={t('route.api_test')}>
+    <Panel title={t('route.api_test')}>
       <Typography.Paragraph type="secondary">{t('api_test.hint')}</Typography.Paragraph>
       <Form<ApiTestValues> name="api-test" layout="vertical" onFinish={send} initialValues={{ path: 'v2/user/account/get', body: '{}' }}>
         <Form.Item name="path" label={t('api_test.path')} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
@@ -61,6 +62,6 @@ export default function ApiTestPage() {
           {answer}
         </pre>
       </section>
-    </Card>
+    </Panel>
   );
 }

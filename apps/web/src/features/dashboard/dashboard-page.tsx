@@ -1,10 +1,11 @@
 import { AuditOutlined, BankOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { API, CompanyState } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Flex, Row, Statistic, Typography } from 'antd';
+import { Col, Flex, Row, Statistic, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Panel } from '../../components/panel';
 import { useAccess } from '../../lib/access';
 import { currentLanguage } from '../../lib/i18n';
 import type { LabelKey } from '../../lib/labels';
@@ -28,12 +29,12 @@ const CountCard = ({ title, icon, list, params = {}, link }: CountCardProps) => 
   const { t } = useTranslation();
   const count = useQuery(countQueryOptions(list, params));
   return (
-    <Card style={{ height: '100%' }}>
+    <Panel style={{ height: '100%' }}>
       <Flex justify="space-between" align="flex-end" gap={8}>
         <Statistic title={t(title)} value={count.data ?? '–'} prefix={icon} loading={count.isLoading} />
         {link && <Link to={{ pathname: link.to, search: withLang(link.search, currentLanguage()) }}>{t(link.label)}</Link>}
       </Flex>
-    </Card>
+    </Panel>
   );
 };
 

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Flex, Spin, Statistic } from 'antd';
+import { Flex, Spin, Statistic } from 'antd';
 import dayjs from 'dayjs';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Panel } from '../../components/panel';
 import { currentLanguage } from '../../lib/i18n';
 import { withLang } from '../../lib/lang';
 import { trendOption } from '../../shared/stats/chart-options';
@@ -20,7 +21,7 @@ export default function DeviceTrendCard() {
   const s = stats.data;
   const option = useMemo(() => s && trendOption(s, t, ['registered']), [s, t]);
   return (
-    <Card
+    <Panel
       title={t('stats.card_title')}
       extra={<Link to={{ pathname: '/info/dev', search: withLang('', currentLanguage()) }}>{t('stats.card_link')}</Link>}
     >
@@ -37,6 +38,6 @@ export default function DeviceTrendCard() {
           <Statistic title={t('stats.totals.registered')} value={s?.totals.registered ?? '–'} loading={stats.isLoading} />
         </Flex>
       </Flex>
-    </Card>
+    </Panel>
   );
 }

@@ -3,7 +3,6 @@ import { STATS_MAX_DAYS, type StatsInput, type StatsOutput } from '@iot/contract
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   Button,
-  Card,
   Col,
   DatePicker,
   Flex,
@@ -21,6 +20,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Panel } from '../../../components/panel';
 import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
 import { useAccess } from '../../../lib/access';
 import { formatTime } from '../../../lib/format';
@@ -34,10 +34,10 @@ type View = 'chart' | 'table';
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** A card that shows its chart or, in table view, the same numbers as a table. */
-const Panel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
-  <Card title={title} size="small" style={{ height: '100%' }}>
+const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
+  <Panel title={title} size="small" style={{ height: '100%' }}>
     {view === 'chart' ? chart : table}
-  </Card>
+  </Panel>
 );
 
 const ProductFilter = ({ value, onChange }: { value?: string; onChange: (pk?: string) => void }) => {
@@ -215,15 +215,15 @@ export default function DevStatsPage() {
           ] as const
         ).map(([key, value]) => (
           <Col key={key} xs={12} sm={8} lg={4}>
-            <Card size="small">
+            <Panel size="small">
               <Statistic title={t(`stats.totals.${key}`)} value={value ?? '–'} loading={query.isLoading} />
-            </Card>
+            </Panel>
           </Col>
         ))}
       </Row>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
-          <Panel
+          <ViewPanel
             title={t('stats.trend')}
             view={view}
             chart={trend && <Chart option={trend} label={t('stats.trend')} height={300} />}
@@ -239,7 +239,7 @@ export default function DevStatsPage() {
           />
         </Col>
         <Col xs={24} xl={8}>
-          <Panel
+          <ViewPanel
             title={t('stats.share')}
             view={view}
             chart={share && (s?.totals.devices ? <Chart option={share} label={t('stats.share')} height={300} /> : empty)}
@@ -258,7 +258,7 @@ export default function DevStatsPage() {
           />
         </Col>
         <Col xs={24} lg={8}>
-          <Panel
+          <ViewPanel
             title={t('stats.countries')}
             view={view}
             chart={countries && (s?.countries.length ? <Chart option={countries} label={t('stats.countries')} /> : empty)}
@@ -266,7 +266,7 @@ export default function DevStatsPage() {
           />
         </Col>
         <Col xs={24} lg={8}>
-          <Panel
+          <ViewPanel
             title={t('stats.products')}
             view={view}
             chart={products && (s?.products.length ? <Chart option={products} label={t('stats.products')} /> : empty)}
@@ -274,7 +274,7 @@ export default function DevStatsPage() {
           />
         </Col>
         <Col xs={24} lg={8}>
-          <Panel
+          <ViewPanel
             title={t('stats.companies')}
             view={view}
             chart={companyBars && (s?.companies.length ? <Chart option={companyBars} label={t('stats.companies')} /> : empty)}

@@ -1,10 +1,11 @@
 import { API, DEVICE_EVENT_TYPES } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Descriptions, Empty, Input, Space, Table, Typography } from 'antd';
+import { Descriptions, Empty, Input, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type Fields, valueOptions } from '../../../components/field-config';
+import { Panel } from '../../../components/panel';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { formatTime } from '../../../lib/format';
 import { dataQueryOptions, defineResource, listKey } from '../../../lib/resource';
@@ -76,7 +77,7 @@ export default function DevicePage() {
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Card variant="borderless">
+      <Panel variant="borderless">
         <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
           <Input.Search
             aria-label={t('device_state.fields.uid')}
@@ -96,18 +97,18 @@ export default function DevicePage() {
           />
           <LiveBadge status={status} />
         </Space>
-      </Card>
+      </Panel>
       {!uid ? (
-        <Card variant="borderless">
+        <Panel variant="borderless">
           <Empty description={t('device_state.detail.choose')} />
-        </Card>
+        </Panel>
       ) : !state && !states.isFetching ? (
-        <Card variant="borderless">
+        <Panel variant="borderless">
           <Empty description={t('device_state.detail.not_found', { uid })} />
-        </Card>
+        </Panel>
       ) : (
         <>
-          <Card variant="borderless" title={t('device_state.detail.info')} loading={!state}>
+          <Panel variant="borderless" title={t('device_state.detail.info')} loading={!state}>
             <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
               <Descriptions.Item label={t('device_state.fields.uid')}>{state?.uid}</Descriptions.Item>
               <Descriptions.Item label={t('device_state.fields.mac')}>{show(d?.mac ?? state?.mac)}</Descriptions.Item>
@@ -138,8 +139,8 @@ export default function DevicePage() {
                 {state ? t(`device_state.wake_states.${state.wake_state}`) : ''}
               </Descriptions.Item>
             </Descriptions>
-          </Card>
-          <Card variant="borderless" title={t('device_state.detail.properties')}>
+          </Panel>
+          <Panel variant="borderless" title={t('device_state.detail.properties')}>
             {properties.length === 0 ? (
               <Typography.Text type="secondary">{t('device_state.detail.no_properties')}</Typography.Text>
             ) : (
@@ -155,7 +156,7 @@ export default function DevicePage() {
                 ]}
               />
             )}
-          </Card>
+          </Panel>
           <Typography.Title level={5} style={{ margin: '8px 0 0' }}>
             {t('device_state.detail.history')}
           </Typography.Title>

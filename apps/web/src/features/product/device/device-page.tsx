@@ -1,7 +1,9 @@
+import { ExportOutlined, ImportOutlined } from '@ant-design/icons';
 import { NETWORK_TYPES } from '@iot/contract';
 import { Tag, Tooltip } from 'antd';
 import { type Key, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogButton } from '../../../components/dialog-button';
 import { type Fields, valueOptions } from '../../../components/field-config';
 import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
@@ -9,9 +11,12 @@ import type { RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
 import { DeviceBulkBar } from './device-bulk-bar';
 import { ACTIVE_OPTIONS, deviceResource, ONLINE_OPTIONS } from './device-resource';
-import { DeviceExportButton, DeviceImportButton } from './import-export';
 
 type DeviceRow = RowOfResource<typeof deviceResource>;
+
+// The import and export dialogs (Upload, Progress, a jobs table, the date picker) load on their button's first click.
+const loadImportDialog = async () => (await import('./import-export')).DeviceImportDialog;
+const loadExportDialog = async () => (await import('./import-export')).DeviceExportDialog;
 
 const useColumns = (): Columns<typeof deviceResource> => {
   const { t } = useTranslation();
@@ -46,6 +51,7 @@ const useColumns = (): Columns<typeof deviceResource> => {
 
 /** Device registration (product/device): list at a million devices, add one, bulk actions, import and export. */
 export default function DevicePage() {
+  const { t } = useTranslation();
   const session = useSessionInfo();
   const columns = useColumns();
   const companies = useCompanyTreeData();
@@ -99,8 +105,17 @@ export default function DevicePage() {
             companies={companies}
             onDone={() => setSelected([])}
           />
-          <DeviceImportButton products={products} defaultPk={typeof applied.pk === 'string' ? applied.pk : undefined} />
-          <DeviceExportButton filters={applied} />
+          <DialogButton
+            icon={<ImportOutlined />}
+            load={loadImportDialog}
+            dialogProps={{ products, defaultPk: typeof applied.pk === 'string' ? applied.pk : undefined }}
+            keepMounted
+          >
+            {t('jobs.import')}
+          </DialogButton>
+          <DialogButton icon={<ExportOutlined />} load={loadExportDialog} dialogProps={{ filters: applied }}>
+            {t('jobs.export')}
+          </DialogButton>
         </>
       )}
     />

@@ -1,4 +1,4 @@
-import { DownloadOutlined, ExportOutlined, ImportOutlined, UploadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ExportOutlined, UploadOutlined } from '@ant-design/icons';
 import { API, DOWNLOADS, ExportState, ImportState, type JobRow, type UploadOutput } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -21,8 +21,9 @@ import {
 import type { UploadFile } from 'antd/es/upload/interface';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DialogProps } from '../../../components/dialog-button';
 import type { FieldOption } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { ApiError, call, requestHeaders, showApiError } from '../../../lib/api';
@@ -127,15 +128,20 @@ const useJob = (list: typeof API.devImportList, jobId: number | null) =>
   });
 
 /**
- * Toolbar button of product/device: xlsx import with owner company, default product (for rows
- * without a PK; the list's product filter first), template, progress and report. A refusal that
- * names the company, the product or the file is shown on it.
+ * Import dialog of product/device (opened by a toolbar button, kept mounted so a running job
+ * survives closing): xlsx import with owner company, default product (for rows without a PK;
+ * the list's product filter first), template, progress and report. A refusal that names the
+ * company, the product or the file is shown on it.
  */
-export const DeviceImportButton = ({ products, defaultPk }: { products: FieldOption[]; defaultPk?: string | undefined }) => {
+export const DeviceImportDialog = ({
+  products,
+  defaultPk,
+  open,
+  onClose,
+}: { products: FieldOption[]; defaultPk?: string | undefined } & DialogProps) => {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const companies = useCompanyTreeData();
-  const [open, setOpen] = useState(false);
   const [compId, setCompId] = useState<number | undefined>();
   const [pk, setPk] = useState<string | undefined>();
   const [fileList, setFileList] = useState<UploadFile[]>([]);
@@ -154,12 +160,13 @@ export const DeviceImportButton = ({ products, defaultPk }: { products: FieldOpt
     setJobId(null);
     setRefused({});
   };
-  const show = () => {
-    if (jobId === null && pk === undefined && defaultPk) setPk(defaultPk);
-    setOpen(true);
-  };
+  // Each opening without a job starts from the list's product filter unless a product was chosen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the dialog opens
+  useEffect(() => {
+    if (open && jobId === null && pk === undefined && defaultPk) setPk(defaultPk);
+  }, [open]);
   const close = () => {
-    setOpen(false);
+    onClose();
     if (current && (current.state === ImportState.IMPORTED || current.state === ImportState.FAILED)) {
       void qc.invalidateQueries({ queryKey: [listKey(API.deviceList)] });
       reset();
@@ -197,105 +204,100 @@ export const DeviceImportButton = ({ products, defaultPk }: { products: FieldOpt
   };
 
   return (
-    <>
-      <Button icon={<ImportOutlined />} onClick={show}>
-        {t('jobs.import')}
-      </Button>
-      <Modal
-        open={open}
-        title={t('jobs.import_title')}
-        onCancel={close}
-        destroyOnHidden={false}
-        footer={
-          jobId === null
-            ? [
-                <Button key="cancel" onClick={close}>
-                  {t('common.cancel')}
-                </Button>,
-                <Button key="start" type="primary" loading={busy} disabled={!file || compId === undefined} onClick={() => void start()}>
-                  {t('jobs.start_import')}
-                </Button>,
-              ]
-            : [
-                <Button key="again" onClick={reset} disabled={!!current && current.state < ImportState.IMPORTED}>
-                  {t('jobs.import_another')}
-                </Button>,
-                <Button key="close" type="primary" onClick={close}>
-                  {t('common.done')}
-                </Button>,
-              ]
-        }
-      >
-        {jobId === null ? (
-          <Form layout="vertical">
-            <Form.Item label={t('jobs.fields.comp_id')} required htmlFor="import-comp" {...refusalOf('comp_id')}>
-              <TreeSelect
-                id="import-comp"
-                aria-label={t('jobs.fields.comp_id')}
-                treeData={companies}
-                value={compId}
-                onChange={(v: number) => {
-                  setCompId(v);
-                  changed('comp_id');
-                }}
-                treeDefaultExpandAll
-                showSearch={{ treeNodeFilterProp: 'title' }}
-                placeholder={t('jobs.pick_company')}
-              />
-            </Form.Item>
-            <Form.Item label={t('jobs.fields.pk')} htmlFor="import-pk" extra={t('jobs.pk_hint')} {...refusalOf('pk')}>
-              <Select
-                id="import-pk"
-                aria-label={t('jobs.fields.pk')}
-                allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                options={products.map((p) => ({ value: p.value, label: p.text ?? String(p.value) }))}
-                value={pk}
-                onChange={(v?: string) => {
-                  setPk(v);
-                  changed('pk');
-                }}
-              />
-            </Form.Item>
-            <Form.Item label={t('jobs.template')}>
-              <Typography.Link href={downloadHref(DOWNLOADS.importTemplate.path)} download>
-                <DownloadOutlined /> {t('jobs.download_template')}
-              </Typography.Link>
-              <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
-                {t('jobs.template_hint')}
-              </Typography.Paragraph>
-            </Form.Item>
-            <Form.Item label={t('jobs.file')} required {...(refused.file ? refusalOf('file') : { extra: t('jobs.only_xlsx') })}>
-              <Upload
-                accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-                maxCount={1}
-                fileList={fileList}
-                beforeUpload={(f) => {
-                  if (!isXlsx(f.name)) {
-                    toastError(t('jobs.only_xlsx'));
-                    return Upload.LIST_IGNORE;
-                  }
-                  setFile(f);
-                  setFileList([{ uid: f.uid, name: f.name, status: 'done' }]);
-                  changed('file');
-                  return false;
-                }}
-                onRemove={() => {
-                  setFile(null);
-                  setFileList([]);
-                }}
-              >
-                <Button icon={<UploadOutlined />}>{t('jobs.choose_file')}</Button>
-              </Upload>
-            </Form.Item>
-          </Form>
-        ) : current ? (
-          <ImportProgress job={current} />
-        ) : (
-          <Progress percent={0} status="active" aria-label={t('jobs.progress')} />
-        )}
-      </Modal>
-    </>
+    <Modal
+      open={open}
+      title={t('jobs.import_title')}
+      onCancel={close}
+      destroyOnHidden={false}
+      footer={
+        jobId === null
+          ? [
+              <Button key="cancel" onClick={close}>
+                {t('common.cancel')}
+              </Button>,
+              <Button key="start" type="primary" loading={busy} disabled={!file || compId === undefined} onClick={() => void start()}>
+                {t('jobs.start_import')}
+              </Button>,
+            ]
+          : [
+              <Button key="again" onClick={reset} disabled={!!current && current.state < ImportState.IMPORTED}>
+                {t('jobs.import_another')}
+              </Button>,
+              <Button key="close" type="primary" onClick={close}>
+                {t('common.done')}
+              </Button>,
+            ]
+      }
+    >
+      {jobId === null ? (
+        <Form layout="vertical">
+          <Form.Item label={t('jobs.fields.comp_id')} required htmlFor="import-comp" {...refusalOf('comp_id')}>
+            <TreeSelect
+              id="import-comp"
+              aria-label={t('jobs.fields.comp_id')}
+              treeData={companies}
+              value={compId}
+              onChange={(v: number) => {
+                setCompId(v);
+                changed('comp_id');
+              }}
+              treeDefaultExpandAll
+              showSearch={{ treeNodeFilterProp: 'title' }}
+              placeholder={t('jobs.pick_company')}
+            />
+          </Form.Item>
+          <Form.Item label={t('jobs.fields.pk')} htmlFor="import-pk" extra={t('jobs.pk_hint')} {...refusalOf('pk')}>
+            <Select
+              id="import-pk"
+              aria-label={t('jobs.fields.pk')}
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              options={products.map((p) => ({ value: p.value, label: p.text ?? String(p.value) }))}
+              value={pk}
+              onChange={(v?: string) => {
+                setPk(v);
+                changed('pk');
+              }}
+            />
+          </Form.Item>
+          <Form.Item label={t('jobs.template')}>
+            <Typography.Link href={downloadHref(DOWNLOADS.importTemplate.path)} download>
+              <DownloadOutlined /> {t('jobs.download_template')}
+            </Typography.Link>
+            <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
+              {t('jobs.template_hint')}
+            </Typography.Paragraph>
+          </Form.Item>
+          <Form.Item label={t('jobs.file')} required {...(refused.file ? refusalOf('file') : { extra: t('jobs.only_xlsx') })}>
+            <Upload
+              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              maxCount={1}
+              fileList={fileList}
+              beforeUpload={(f) => {
+                if (!isXlsx(f.name)) {
+                  toastError(t('jobs.only_xlsx'));
+                  return Upload.LIST_IGNORE;
+                }
+                setFile(f);
+                setFileList([{ uid: f.uid, name: f.name, status: 'done' }]);
+                changed('file');
+                return false;
+              }}
+              onRemove={() => {
+                setFile(null);
+                setFileList([]);
+              }}
+            >
+              <Button icon={<UploadOutlined />}>{t('jobs.choose_file')}</Button>
+            </Upload>
+          </Form.Item>
+        </Form>
+      ) : current ? (
+        <ImportProgress job={current} />
+      ) : (
+        <Progress percent={0} status="active" aria-label={t('jobs.progress')} />
+      )}
+    </Modal>
   );
 };
 
@@ -403,44 +405,7 @@ export const ExportDialog = ({
   );
 };
 
-/** Toolbar button of product/device: export the filtered registrations as .xlsx. */
-export const DeviceExportButton = ({ filters }: { filters: Payload }) => {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button icon={<ExportOutlined />} onClick={() => setOpen(true)}>
-        {t('jobs.export')}
-      </Button>
-      {open && (
-        <ExportDialog
-          filters={filters}
-          defs={{ add: API.devExportAdd, list: API.devExportList }}
-          open={open}
-          onClose={() => setOpen(false)}
-        />
-      )}
-    </>
-  );
-};
-
-/** Toolbar button of product/device_state: export the filtered state list as .xlsx. */
-export const DeviceStateExportButton = ({ filters }: { filters: Payload }) => {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button icon={<ExportOutlined />} onClick={() => setOpen(true)}>
-        {t('jobs.export')}
-      </Button>
-      {open && (
-        <ExportDialog
-          filters={filters}
-          defs={{ add: API.stateExportAdd, list: API.stateExportList }}
-          open={open}
-          onClose={() => setOpen(false)}
-        />
-      )}
-    </>
-  );
-};
+/** Export dialog of product/device: the filtered registrations as .xlsx. */
+export const DeviceExportDialog = ({ filters, open, onClose }: { filters: Payload } & DialogProps) => (
+  <ExportDialog filters={filters} defs={{ add: API.devExportAdd, list: API.devExportList }} open={open} onClose={onClose} />
+);

@@ -1,11 +1,12 @@
 import { API, ErrorCode } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Tag } from 'antd';
+import { Alert, Button, Col, Descriptions, Form, Input, Row, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
 import { formItemProps, showFieldErrors } from '../../../components/field-rules';
 import { formModel } from '../../../components/form-model';
+import { Panel } from '../../../components/panel';
 import { roleLabel } from '../../../components/pickers';
 import { fetchAccount } from '../../../lib/account';
 import { ApiError, call, showApiError } from '../../../lib/api';
@@ -59,7 +60,7 @@ const PasswordCard = ({ userId }: { userId: string }) => {
   };
 
   return (
-    <Card title={t('account.password_title')}>
+    <Panel title={t('account.password_title')}>
       {done && <Alert type="success" showIcon title={t('account.password_changed')} style={{ marginBottom: 16 }} role="status" />}
       <Form
         form={form}
@@ -79,7 +80,7 @@ const PasswordCard = ({ userId }: { userId: string }) => {
           {t('account.change_password')}
         </Button>
       </Form>
-    </Card>
+    </Panel>
   );
 };
 
@@ -94,7 +95,7 @@ export default function InfoPage() {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} xl={14}>
-        <Card title={t('account.profile')} loading={account.isLoading} style={{ marginBottom: 16 }}>
+        <Panel title={t('account.profile')} loading={account.isLoading} style={{ marginBottom: 16 }}>
           {user && (
             <Descriptions column={{ xs: 1, sm: 2 }} size="small">
               <Descriptions.Item label={t('user.fields.user_id')}>{user.user_id}</Descriptions.Item>
@@ -112,8 +113,8 @@ export default function InfoPage() {
               <Descriptions.Item label={t('user.fields.gmt_create')}>{formatTime(user.gmt_create)}</Descriptions.Item>
             </Descriptions>
           )}
-        </Card>
-        <Card title={t('account.company')} loading={account.isLoading}>
+        </Panel>
+        <Panel title={t('account.company')} loading={account.isLoading}>
           {company && (
             <Descriptions column={{ xs: 1, sm: 2 }} size="small">
               <Descriptions.Item label={t('company.fields.comp_name')}>{company.comp_name}</Descriptions.Item>
@@ -124,7 +125,7 @@ export default function InfoPage() {
               <Descriptions.Item label={t('company.fields.country')}>{company.country}</Descriptions.Item>
             </Descriptions>
           )}
-        </Card>
+        </Panel>
       </Col>
       <Col xs={24} xl={10}>
         {user && <PasswordCard userId={user.user_id} />}

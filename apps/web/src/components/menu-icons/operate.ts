@@ -1,0 +1,43 @@
+import {
+  BankOutlined,
+  CloudServerOutlined,
+  CustomerServiceOutlined,
+  DatabaseOutlined,
+  DeploymentUnitOutlined,
+  DesktopOutlined,
+  EnvironmentOutlined,
+  GiftOutlined,
+  GlobalOutlined,
+  NodeIndexOutlined,
+  PayCircleOutlined,
+  PlayCircleOutlined,
+  RobotOutlined,
+  SendOutlined,
+  ShopOutlined,
+  SnippetsOutlined,
+  ToolOutlined,
+  UserSwitchOutlined,
+} from '@ant-design/icons';
+import type { MenuIconSet } from './icon-set';
+
+/** The icons of the operate group's screens in MENU_TREE: loaded when the sidebar first shows that group open. */
+export const icons: MenuIconSet = {
+  BankOutlined,
+  CloudServerOutlined,
+  CustomerServiceOutlined,
+  DatabaseOutlined,
+  DeploymentUnitOutlined,
+  DesktopOutlined,
+  EnvironmentOutlined,
+  GiftOutlined,
+  GlobalOutlined,
+  NodeIndexOutlined,
+  PayCircleOutlined,
+  PlayCircleOutlined,
+  RobotOutlined,
+  SendOutlined,
+  ShopOutlined,
+  SnippetsOutlined,
+  ToolOutlined,
+  UserSwitchOutlined,
+};

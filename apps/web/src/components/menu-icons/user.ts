@@ -1,0 +1,8 @@
+import { AccountBookOutlined, SolutionOutlined } from '@ant-design/icons';
+import type { MenuIconSet } from './icon-set';
+
+/** The icons of the user group's screens in MENU_TREE: loaded when the sidebar first shows that group open. */
+export const icons: MenuIconSet = {
+  AccountBookOutlined,
+  SolutionOutlined,
+};
