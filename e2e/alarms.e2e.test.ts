@@ -45,4 +45,41 @@ describe('alarms', () => {
     expect(await rows.first().textContent()).toMatch(/Type [1-7]/);
     await page.screenshot({ path: path.join(screenshotDir(), 'alarms.png'), fullPage: true });
   });
+
+  it('lists the device’s log lines and opens the export dialog; the service logs tab is there for the super administrator', async () => {
+    const { page } = admin;
+    await page.goto(`${baseUrl()}/applist/log_list?lang=en`);
+    const table = page.getByRole('table', { name: 'Device logs' });
+    await page.getByRole('form', { name: 'Filters' }).getByLabel('Device UID').fill(`${PREFIX}-000002`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    // Five backfilled lines of that device.
+    await expect
+      .poll(
+        () =>
+          table
+            .getByRole('row')
+            .filter({ hasText: `${PREFIX}-000002` })
+            .count(),
+        { timeout: 10_000 },
+      )
+      .toBe(5);
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('dialog', { name: 'Export device logs' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('tab', { name: 'Service logs' }).click();
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Service logs' }).getByRole('row').count(), { timeout: 10_000 })
+      .toBeGreaterThan(1);
+  });
+
+  it('shows the app users’ statistics with the simulated registrations', async () => {
+    const { page } = admin;
+    await page.goto(`${baseUrl()}/info/user?lang=en`);
+    await page.getByRole('heading', { name: 'App-user statistics' }).waitFor();
+    await page.getByText('New users in range').waitFor();
+    await page.getByText('Tables', { exact: true }).click();
+    // The simulator's users registered within the last 30 days: the apps table has a row.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: /^\d/ }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(screenshotDir(), 'user-stats.png'), fullPage: true });
+  });
 });

@@ -7,8 +7,9 @@ import type { TestProject } from 'vitest/node';
 export const ADMIN_PASSWORD = 'Admin#e2e-123';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
+/** Up to two minutes: PGlite's first open alone takes 20–30 s on two cores shared with other work. */
 const waitReady = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 480; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/api/ready`);
@@ -43,7 +44,13 @@ export default async function setup(project: TestProject) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitReady(url, child);
+  try {
+    await waitReady(url, child);
+  } catch (err) {
+    // No teardown runs when setup fails: stop the server here.
+    child.kill('SIGTERM');
+    throw err;
+  }
   project.provide('baseUrl', url);
   project.provide('adminPassword', ADMIN_PASSWORD);
   // Where the server keeps ingest.key (generated on first start): the simulator reads it from there.

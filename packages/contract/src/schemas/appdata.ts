@@ -340,8 +340,8 @@ export const appStatsAppSchema = z.object({
   comp_name: z.string().nullable(),
   /** Registered within the range. */
   new_users: z.number().int(),
-  /** Daily active users averaged over the range's days (rounded). */
-  active_users: z.number().int(),
+  /** Daily active users averaged over the range's days (one decimal). */
+  active_users: z.number(),
   /** Registered, all time. */
   users: z.number().int(),
 });
@@ -354,8 +354,8 @@ export const appStatsOutput = z.object({
   series: z.array(appStatsDaySchema),
   totals: z.object({
     new_users: z.number().int(),
-    /** Daily active users averaged over the range (rounded), and the busiest day's. */
-    active_avg: z.number().int(),
+    /** Daily active users averaged over the range (one decimal), and the busiest day's. */
+    active_avg: z.number(),
     active_peak: z.number().int(),
     /** Registered, all time, in the filter. */
     users: z.number().int(),

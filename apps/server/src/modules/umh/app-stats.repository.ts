@@ -10,6 +10,9 @@ import { inScope } from '../../platform/scope.js';
  * and country the registered users — written by ingestion in the statement that writes the
  * users (appdata-ingest.repository.ts).
  */
+/** Averages keep one decimal (a few users a day would all round to 0). */
+const oneDecimal = (v: number) => Math.round(v * 10) / 10;
+
 export type AppStatsNumbers = Omit<AppStatsOutput, 'download_ticket'>;
 
 interface Filter {
@@ -50,7 +53,7 @@ const appsOf = async (conn: Conn, scope: Scope, f: Filter, first: number, last: 
     comp_id: a.comp_id,
     comp_name: a.comp_name,
     new_users: Number(a.new_users),
-    active_users: Math.round(Number(a.active) / days),
+    active_users: oneDecimal(Number(a.active) / days),
     users: Number(a.users),
   }));
 };
@@ -82,7 +85,7 @@ export const readAppStats = async (conn: Conn, scope: Scope, input: AppStatsInpu
     series,
     totals: {
       new_users: series.reduce((s, x) => s + x.new_users, 0),
-      active_avg: Math.round(activeSum / series.length),
+      active_avg: oneDecimal(activeSum / series.length),
       active_peak: series.reduce((m, x) => Math.max(m, x.active_users), 0),
       users: apps.reduce((s, a) => s + a.users, 0),
     },

@@ -1,8 +1,9 @@
 import { API } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Table } from 'antd';
+import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Panel } from '../../components/panel';
 import { currentLanguage } from '../../lib/i18n';
 import { withLang } from '../../lib/lang';
 import { listQueryOptions } from '../../lib/resource';
@@ -12,7 +13,7 @@ export default function TopAppsCard() {
   const { t } = useTranslation();
   const apps = useQuery(listQueryOptions(API.appRank, {}));
   return (
-    <Card
+    <Panel
       title={t('appdata.stats.card_title')}
       extra={<Link to={{ pathname: '/info/user', search: withLang('', currentLanguage()) }}>{t('appdata.stats.card_link')}</Link>}
       style={{ height: '100%' }}
@@ -36,6 +37,6 @@ export default function TopAppsCard() {
           { key: 'users', dataIndex: 'users', title: t('appdata.stats.fields.users'), align: 'right' },
         ]}
       />
-    </Card>
+    </Panel>
   );
 }

@@ -5,6 +5,7 @@ import { Button, DatePicker, Modal, Space, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DialogProps } from '../../components/dialog-button';
 import { call, showApiError } from '../../lib/api';
 import { downloadHref } from '../../lib/downloads';
 import { toastSuccess } from '../../lib/feedback';
@@ -15,7 +16,8 @@ import { listKey, listQueryOptions, type Payload } from '../../lib/resource';
 /**
  * Range exports on the job runner, for any screen: the jobs table (state, progress, download)
  * and a dialog that starts one over chosen days (at most three months, SPEC §5) with the
- * screen's filters. (product/device keeps its own copy in import-export.tsx until it moves here.)
+ * screen's filters, opened through a DialogButton. (product/device keeps its own copy in
+ * import-export.tsx until it moves here.)
  */
 const POLL_MS = 1000;
 const EXPORT_MAX_MONTHS = 3;
@@ -75,19 +77,28 @@ export const ExportJobsTable = ({ list, label }: { list: RangeExportDefs['list']
   );
 };
 
-/** A toolbar button opening the export dialog: days (≤ 3 months) plus the list's filters, then the jobs. */
-export const RangeExportButton = ({
+export interface RangeExportLabels {
+  title: LabelKey;
+  hint: LabelKey;
+  range: LabelKey;
+  start: LabelKey;
+  started: LabelKey;
+  list: LabelKey;
+}
+
+/**
+ * The export dialog: days (≤ 3 months) plus the list's filters, then the jobs. Opened by a
+ * DialogButton (components/dialog-button.tsx), so a page loads it on the first click.
+ */
+export const RangeExportDialog = ({
   filters,
   defs,
   labels,
-}: {
-  filters: Payload;
-  defs: RangeExportDefs;
-  labels: { button: LabelKey; title: LabelKey; hint: LabelKey; range: LabelKey; start: LabelKey; started: LabelKey; list: LabelKey };
-}) => {
+  open,
+  onClose,
+}: { filters: Payload; defs: RangeExportDefs; labels: RangeExportLabels } & DialogProps) => {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const [open, setOpen] = useState(false);
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
   const [picking, setPicking] = useState<Dayjs | null>(null);
   const [busy, setBusy] = useState(false);
@@ -106,32 +117,27 @@ export const RangeExportButton = ({
     }
   };
   return (
-    <>
-      <Button icon={<ExportOutlined />} onClick={() => setOpen(true)}>
-        {t(labels.button)}
-      </Button>
-      <Modal open={open} title={t(labels.title)} onCancel={() => setOpen(false)} footer={null} width={720} destroyOnHidden>
-        <Space orientation="vertical" style={{ width: '100%' }}>
-          <Typography.Text type="secondary">{t(labels.hint)}</Typography.Text>
-          <Space wrap>
-            <DatePicker.RangePicker
-              aria-label={t(labels.range)}
-              value={range}
-              onCalendarChange={(v) => setPicking(v?.[0] ?? v?.[1] ?? null)}
-              onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
-              disabledDate={(d) =>
-                d.isAfter(dayjs().endOf('day')) ||
-                (picking !== null &&
-                  (d.isAfter(picking.add(EXPORT_MAX_MONTHS, 'month')) || d.isBefore(picking.subtract(EXPORT_MAX_MONTHS, 'month'))))
-              }
-            />
-            <Button type="primary" icon={<ExportOutlined />} disabled={!range} loading={busy} onClick={() => void start()}>
-              {t(labels.start)}
-            </Button>
-          </Space>
-          <ExportJobsTable list={defs.list} label={labels.list} />
+    <Modal open={open} title={t(labels.title)} onCancel={onClose} footer={null} width={720}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
+        <Typography.Text type="secondary">{t(labels.hint)}</Typography.Text>
+        <Space wrap>
+          <DatePicker.RangePicker
+            aria-label={t(labels.range)}
+            value={range}
+            onCalendarChange={(v) => setPicking(v?.[0] ?? v?.[1] ?? null)}
+            onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
+            disabledDate={(d) =>
+              d.isAfter(dayjs().endOf('day')) ||
+              (picking !== null &&
+                (d.isAfter(picking.add(EXPORT_MAX_MONTHS, 'month')) || d.isBefore(picking.subtract(EXPORT_MAX_MONTHS, 'month'))))
+            }
+          />
+          <Button type="primary" icon={<ExportOutlined />} disabled={!range} loading={busy} onClick={() => void start()}>
+            {t(labels.start)}
+          </Button>
         </Space>
-      </Modal>
-    </>
+        <ExportJobsTable list={defs.list} label={labels.list} />
+      </Space>
+    </Modal>
   );
 };

@@ -1,14 +1,14 @@
+import { ExportOutlined } from '@ant-design/icons';
 import { API } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogButton } from '../../../components/dialog-button';
 import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { useAccess } from '../../../lib/access';
 import { defineResource } from '../../../lib/resource';
-import { useSessionInfo } from '../../../lib/session';
-import { RangeExportButton } from '../../../shared/jobs/export-jobs';
 
 /** Device logs (scoped like the devices) with their .xlsx export, and the platform services' logs. */
 const deviceLogs = defineResource({ labels: 'appdata.device_logs', list: API.deviceLogList, id: 'id' });
@@ -36,9 +36,18 @@ const serviceFilters: Fields<'appdata.service_logs'> = [
   { name: 'time_range', widget: 'date-range', rangeFields: ['gmt_start', 'gmt_end'] },
 ];
 
+const EXPORT_LABELS = {
+  title: 'appdata.logs.export_title',
+  hint: 'appdata.logs.export_hint',
+  range: 'appdata.logs.range',
+  start: 'appdata.logs.start_export',
+  started: 'appdata.logs.export_started',
+  list: 'appdata.logs.export_list',
+} as const;
+
 const DeviceLogs = () => {
+  const { t } = useTranslation();
   const companies = useCompanyTreeData();
-  const access = useAccess();
   const filters = useMemo<Fields<'appdata.device_logs'>>(
     () => [
       { name: 'uid' },
@@ -54,32 +63,23 @@ const DeviceLogs = () => {
       label="appdata.logs.tabs.device"
       columns={deviceColumns}
       filters={filters}
-      toolbar={({ filters: applied }) =>
-        access.can('applist/log_list') && (
-          <RangeExportButton
-            filters={applied}
-            defs={{ add: API.logExportAdd, list: API.logExportList }}
-            labels={{
-              button: 'appdata.logs.export',
-              title: 'appdata.logs.export_title',
-              hint: 'appdata.logs.export_hint',
-              range: 'appdata.logs.range',
-              start: 'appdata.logs.start_export',
-              started: 'appdata.logs.export_started',
-              list: 'appdata.logs.export_list',
-            }}
-          />
-        )
-      }
+      toolbar={({ filters: applied }) => (
+        <DialogButton
+          icon={<ExportOutlined />}
+          load={() => import('../../../shared/jobs/export-jobs').then((m) => m.RangeExportDialog)}
+          dialogProps={{ filters: applied, defs: { add: API.logExportAdd, list: API.logExportList }, labels: EXPORT_LABELS }}
+        >
+          {t('appdata.logs.export')}
+        </DialogButton>
+      )}
     />
   );
 };
 
 export default function LogListPage() {
   const { t } = useTranslation();
-  const session = useSessionInfo();
   // Service logs are platform rows: only the super administrator's scope holds them.
-  const isSuper = session?.user.user_type === 1;
+  const { isSuper } = useAccess();
   return (
     <Tabs
       items={[

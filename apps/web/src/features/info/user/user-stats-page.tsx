@@ -3,7 +3,6 @@ import { type AppStatsInput, type AppStatsOutput, STATS_MAX_DAYS } from '@iot/co
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   Button,
-  Card,
   Col,
   DatePicker,
   Flex,
@@ -19,6 +18,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Panel } from '../../../components/panel';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { currentLanguage } from '../../../lib/i18n';
 import Chart from '../../../shared/stats/chart';
@@ -27,10 +27,10 @@ import { appStatsQueryOptions, appStatsXlsxHref, countryName, rangeOf } from '..
 
 type View = 'chart' | 'table';
 
-const Panel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
-  <Card title={title} size="small" style={{ height: '100%' }}>
+const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
+  <Panel title={title} size="small" style={{ height: '100%' }}>
     {view === 'chart' ? chart : table}
-  </Card>
+  </Panel>
 );
 
 /** info/user: new and active app users per day, per app, top countries (rollups), as charts or tables, and as an .xlsx. */
@@ -164,15 +164,15 @@ export default function UserStatsPage() {
       <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
         {(['new_users', 'active_avg', 'active_peak', 'users'] as const).map((key) => (
           <Col key={key} xs={12} sm={6}>
-            <Card size="small">
+            <Panel size="small">
               <Statistic title={t(`appdata.stats.totals.${key}`)} value={s?.totals[key] ?? '–'} loading={query.isLoading} />
-            </Card>
+            </Panel>
           </Col>
         ))}
       </Row>
       <Row gutter={[16, 16]}>
         <Col xs={24}>
-          <Panel
+          <ViewPanel
             title={t('appdata.stats.trend')}
             view={view}
             chart={trend && <Chart option={trend} label={t('appdata.stats.trend')} height={300} />}
@@ -188,7 +188,7 @@ export default function UserStatsPage() {
           />
         </Col>
         <Col xs={24} lg={12}>
-          <Panel
+          <ViewPanel
             title={t('appdata.stats.apps')}
             view={view}
             chart={apps && (s?.apps.length ? <Chart option={apps} label={t('appdata.stats.apps')} /> : empty)}
@@ -196,7 +196,7 @@ export default function UserStatsPage() {
           />
         </Col>
         <Col xs={24} lg={12}>
-          <Panel
+          <ViewPanel
             title={t('appdata.stats.countries')}
             view={view}
             chart={countries && (s?.countries.length ? <Chart option={countries} label={t('appdata.stats.countries')} /> : empty)}
