@@ -16,6 +16,7 @@ import { menuLabel } from '../lib/menu-label';
 import { forgetReturnPath } from '../lib/return-path';
 import { clearSession, useSessionInfo } from '../lib/session';
 import { LOGOUT } from '../lib/shell-paths';
+import { installTableA11y } from '../lib/table-a11y';
 import { useIsMobile } from '../lib/use-mobile';
 import { isRouteHandle, type RouteHandle } from './route-handle';
 
@@ -88,6 +89,7 @@ export const AppLayout = () => {
   const queryClient = useQueryClient();
   const isMobile = useIsMobile();
   const [collapsed, setCollapsed] = useState(false);
+  useEffect(installTableA11y, []);
   const [drawerOpen, setDrawerOpen] = useState(false);
   // The drawer's code loads on the first tap of the menu button, then the drawer stays mounted.
   const [drawerWanted, setDrawerWanted] = useState(false);

@@ -43,7 +43,7 @@ describe('theme contrast', () => {
   });
 
   it('coloured tags the screens use: palette 7 on palette 1 (both token spellings)', () => {
-    for (const color of ['blue', 'green', 'gold', 'orange', 'cyan', 'purple', 'red']) {
+    for (const color of ['blue', 'green', 'gold', 'orange', 'volcano', 'cyan', 'purple', 'red']) {
       expect(contrast(token[`${color}7`] as string, token[`${color}1`] as string), color).toBeGreaterThanOrEqual(4.5);
       expect(token[`${color}-7`], color).toBe(token[`${color}7`]);
     }

@@ -37,5 +37,7 @@ export const THEME: ThemeConfig = {
     'orange-7': '#ad4e00',
     cyan7: '#006d75',
     'cyan-7': '#006d75',
+    volcano7: '#ad2102',
+    'volcano-7': '#ad2102',
   },
 };
