@@ -107,7 +107,7 @@ const startSmtp = async () => {
 };
 
 /** Queues SENDS email records for one platform (as the dispatcher's own queueing does), then waits until all are sent. */
-const benchDispatch = async ({ url, token, databaseUrl, pgliteDir }) => {
+const benchDispatch = async ({ url, token, databaseUrl }) => {
   const smtp = await startSmtp();
   try {
     const platform = await call(
@@ -170,7 +170,7 @@ const runDatabase = (kind) =>
       await add('page 1, company admin', { page_no: 1, page_size: 10 }, comp, seeded.expectCompany);
       const last = Math.ceil(seeded.expectCompany / 10);
       await add(`last page (${last}), company admin`, { page_no: last, page_size: 10 }, comp, seeded.expectCompany);
-      const dispatch = await benchDispatch({ url: server.url, token: admin, databaseUrl, pgliteDir });
+      const dispatch = await benchDispatch({ url: server.url, token: admin, databaseUrl });
       return { kind, seeded, calls, dispatch };
     } finally {
       await server.stop();
