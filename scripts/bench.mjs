@@ -351,9 +351,9 @@ const main = async () => {
   if (failed) process.exitCode = 1;
 };
 
-// BENCH_SUITE=users|devices|jobs|stats|alarms|ingest|web|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
+// BENCH_SUITE=users|devices|jobs|stats|alarms|push|ingest|web|all (all): the user list above, then the device list (scripts/bench-devices.mjs),
 // then the xlsx import and export (scripts/bench-import.mjs), then the device statistics (scripts/bench-stats.mjs), then the alarm-log
-// list at a million rows (scripts/bench-alarms.mjs),
+// list at a million rows (scripts/bench-alarms.mjs), then push records at a million rows and the dispatcher's sends (scripts/bench-push.mjs),
 // then device state ingestion (scripts/bench-ingest.mjs), then the web console in Chromium (scripts/bench-web.mjs).
 const SUITE = process.env.BENCH_SUITE || 'all';
 if (SUITE === 'all' || SUITE === 'users') await main();
@@ -375,6 +375,11 @@ if (SUITE === 'all' || SUITE === 'stats') {
 if (SUITE === 'all' || SUITE === 'alarms') {
   const env = { ...process.env, BENCH_SKIP_BUILD: SUITE === 'all' ? '1' : '' };
   const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-alarms.mjs')], { cwd: ROOT, stdio: 'inherit', env });
+  if (res.status !== 0) process.exitCode = 1;
+}
+if (SUITE === 'all' || SUITE === 'push') {
+  const env = { ...process.env, BENCH_SKIP_BUILD: SUITE === 'all' ? '1' : '' };
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench-push.mjs')], { cwd: ROOT, stdio: 'inherit', env });
   if (res.status !== 0) process.exitCode = 1;
 }
 if (SUITE === 'all' || SUITE === 'ingest') {

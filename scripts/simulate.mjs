@@ -1,4 +1,4 @@
-// `npm run simulate -- --devices N [--url http://127.0.0.1:8080] [--key …] [--seconds S] [--heartbeat 10]`
+// `npm run simulate -- --devices N [--url http://127.0.0.1:8080] [--key …] [--seconds S] [--heartbeat 10] [--ota-every 300]`
 //
 // Runs N virtual devices against the ingestion interface (POST /api/v2/iot/ingest/events with
 // the service key), so the console shows live data on a fresh install:
@@ -15,6 +15,12 @@
 //     last 30 days and sign in on some days since; each device gets an owner (1 in 5 shared with another user);
 //     a week of alarms (types 1-7) and device log lines is backfilled; then, while running, users sign in,
 //     devices raise alarms and write log lines, and the platform services (SPEC §9 ids) write service log lines.
+//   - firmware (OTA): every device runs firmware 100 and asks for an upgrade (`ota_check`) about every
+//     --ota-every seconds; when offered one it reports progress (`ota_progress`) every heartbeat and then the
+//     result (`ota_result`): 9 in 10 succeed and run the new version, the others fail and ask again
+//     later. With the password, the simulator's product "Simulator", when it has no firmware yet,
+//     gets a released version 2.0.0 (ver_num 200, for firmware 100–199) so a fresh install shows a
+//     rollout on its firmware tab.
 //   - a running summary every 5 s; Ctrl-C (or --seconds) stops, sending `offline` for every device.
 //
 // The key: --key, else INGEST_SERVICE_KEY, else DATA_DIR/ingest.key (DATA_DIR defaults to ./data),
@@ -33,6 +39,7 @@ const { values: args } = parseArgs({
     password: { type: 'string' },
     seconds: { type: 'string' },
     heartbeat: { type: 'string', default: '10' },
+    'ota-every': { type: 'string', default: '300' },
     prefix: { type: 'string', default: 'SIM' },
     quiet: { type: 'boolean', default: false },
     users: { type: 'string' },
@@ -44,6 +51,8 @@ const N = Number(args.devices);
 if (!Number.isInteger(N) || N < 1 || N > 999_999) throw new Error('--devices must be 1…999999');
 const URL_BASE = (args.url ?? `http://127.0.0.1:${process.env.PORT || 8080}`).replace(/\/$/, '');
 const HEARTBEAT = Math.max(1, Number(args.heartbeat));
+/** Seconds between a device's firmware checks (on average). */
+const OTA_EVERY = Math.max(2, Number(args['ota-every']));
 const PREFIX = args.prefix.toUpperCase();
 const dataDir = path.resolve(process.env.DATA_DIR || './data');
 const keyFile = path.join(dataDir, 'ingest.key');
@@ -108,12 +117,15 @@ const existingUids = async (token) => {
   }
 };
 
-const ensureProduct = async (token, compId) => {
+/** The product the simulator registers its devices under, when it exists. */
+const findProduct = async (token, compId) => {
   const list = await post('v2/umh/admin/product/list', { name: 'Simulator', comp_id: compId, page_size: 10 }, asUser(token));
-  if (list.code === 200) {
-    const hit = list.data.find((p) => p.name === 'Simulator');
-    if (hit) return hit.pk;
-  }
+  return list.code === 200 ? list.data.find((p) => p.name === 'Simulator')?.pk : undefined;
+};
+
+const ensureProduct = async (token, compId) => {
+  const found = await findProduct(token, compId);
+  if (found) return found;
   const added = await post(
     'user/product/add',
     { name: 'Simulator', comp_id: compId, remark: 'virtual devices of npm run simulate' },
@@ -125,6 +137,44 @@ const ensureProduct = async (token, compId) => {
 
 /** The company the simulated apps belong to: --comp-id, else the admin's, else 1 (the root company). */
 let simCompId = args['comp-id'] ? Number(args['comp-id']) : undefined;
+/** The simulator's firmware: added once, when the product has no version at all (the console owns the rest). */
+const FIRST_FIRMWARE = { ver: '2.0.0', ver_num: 200, min_ver_num: 100, max_ver_num: 199 };
+const ensureFirmware = async (token, pk) => {
+  const list = await post('v2/ota/admin/product/ver/list', { pk, page_size: 1 }, asUser(token));
+  if (list.code === 404) return; // a server without OTA
+  if (list.code !== 200) throw new Error(`v2/ota/admin/product/ver/list: ${list.code} ${list.msg ?? ''}`);
+  if (list.count > 0) return;
+  const added = await post(
+    'v2/ota/admin/product/ver/add',
+    {
+      pk,
+      ...FIRST_FIRMWARE,
+      state: 1,
+      level: 2,
+      tag: 'simulator',
+      details: [
+        {
+          lang: 'en',
+          // .invalid never resolves (RFC 2606): virtual devices download nothing.
+          url: 'https://firmware.invalid/simulator/2.0.0.bin',
+          title: 'Simulator firmware 2.0.0',
+          content: 'Released by npm run simulate for its virtual devices.',
+          size: 8_388_608,
+        },
+        {
+          lang: 'zh-CN',
+          url: 'https://firmware.invalid/simulator/2.0.0.bin',
+          title: '模拟器固件 2.0.0',
+          content: '由 npm run simulate 为虚拟设备发布。',
+          size: 8_388_608,
+        },
+      ],
+    },
+    asUser(token),
+  );
+  if (added.code !== 200) throw new Error(`v2/ota/admin/product/ver/add: ${added.code} ${added.msg ?? ''}`);
+  log(`released firmware ${FIRST_FIRMWARE.ver} (ver_num ${FIRST_FIRMWARE.ver_num}) for product ${pk}`);
+};
 
 const register = async () => {
   if (!PASSWORD) {
@@ -136,8 +186,10 @@ const register = async () => {
   const missing = [];
   for (let n = 1; n <= N; n++) if (!have.has(uidOf(n))) missing.push(uidOf(n));
   simCompId ??= compId;
+  // Devices registered before (maybe under another product) leave products alone; the simulator's own product gets firmware.
+  const pk = missing.length > 0 ? await ensureProduct(token, compId) : await findProduct(token, compId);
+  if (pk) await ensureFirmware(token, pk);
   if (missing.length === 0) return token;
-  const pk = await ensureProduct(token, compId);
   log(`registering ${missing.length} devices under product ${pk}`);
   let done = 0;
   const worker = async () => {
@@ -181,8 +233,27 @@ const devices = uids.map((uid, i) => ({
   next: now() + rand(0, Math.min(5, HEARTBEAT)),
   network: 1 + Math.floor(Math.random() * 5),
   wake: 2,
+  /** Firmware version number the device runs. */
+  fw: 100,
+  /** The upgrade under way: {verNum, progress}, or null. */
+  ota: null,
+  nextOtaCheck: now() + rand(1, Math.min(60, OTA_EVERY)),
 }));
-const totals = { sent: 0, unknown: 0, drops: 0, silences: 0, natChanges: 0, wakes: 0, errors: 0 };
+const byUid = new Map(devices.map((d) => [d.uid, d]));
+const totals = {
+  sent: 0,
+  unknown: 0,
+  drops: 0,
+  silences: 0,
+  natChanges: 0,
+  wakes: 0,
+  errors: 0,
+  otaChecks: 0,
+  otaOffers: 0,
+  otaDone: 0,
+  otaFailed: 0,
+};
+const OTA_ERRORS = ['checksum mismatch', 'flash write failed', 'download interrupted'];
 const unknownUids = new Set();
 let hinted = false;
 
@@ -198,6 +269,12 @@ const send = async (events) => {
       }
       totals.sent += chunk.length;
       for (const u of answer.data.unknown) unknownUids.add(u.uid);
+      for (const r of answer.data.ota ?? []) {
+        const d = byUid.get(r.uid);
+        if (r.result !== 'offered' || !d || d.ota) continue;
+        d.ota = { verNum: r.offer.ver_num, progress: 0 };
+        totals.otaOffers++;
+      }
       if (unknownUids.size > 0 && !PASSWORD && !hinted) {
         hinted = true;
         log(
@@ -227,6 +304,33 @@ const tick = async () => {
         country: pick(COUNTRIES),
       });
       if (d.lowPower) events.push({ uid: d.uid, type: 'wake', wake_state: d.wake });
+      d.next = t + HEARTBEAT;
+      continue;
+    }
+    if (d.ota) {
+      // Upgrading: progress every heartbeat, then the result.
+      d.ota.progress = Math.min(100, d.ota.progress + Math.round(rand(15, 35)));
+      if (d.ota.progress < 100) {
+        events.push({ uid: d.uid, type: 'ota_progress', progress: d.ota.progress });
+      } else if (Math.random() < 0.9) {
+        d.fw = d.ota.verNum;
+        totals.otaDone++;
+        events.push({ uid: d.uid, type: 'ota_result', success: 1, ver_num: d.fw });
+      } else {
+        totals.otaFailed++;
+        events.push({ uid: d.uid, type: 'ota_result', success: 0, error: pick(OTA_ERRORS) });
+      }
+      if (d.ota.progress >= 100) {
+        d.ota = null;
+        d.nextOtaCheck = t + rand(OTA_EVERY / 2, OTA_EVERY * 1.5);
+      }
+      d.next = t + HEARTBEAT;
+      continue;
+    }
+    if (t >= d.nextOtaCheck) {
+      totals.otaChecks++;
+      events.push({ uid: d.uid, type: 'ota_check', ver_num: d.fw, lang: pick(['en', 'zh-CN']) });
+      d.nextOtaCheck = t + rand(OTA_EVERY / 2, OTA_EVERY * 1.5);
       d.next = t + HEARTBEAT;
       continue;
     }
@@ -419,6 +523,7 @@ const summary = () => {
       `not yet connected ${count('idle')}, unknown ${unknownUids.size} | sent ${totals.sent} (${rate.toFixed(0)}/s), drops ${totals.drops}, ` +
       `silences ${totals.silences}, NAT changes ${totals.natChanges}, wake toggles ${totals.wakes}, errors ${totals.errors} | ` +
       `app: sign-ins ${appTotals.logins}, alarms ${appTotals.alarms}, device logs ${appTotals.deviceLogs}, service logs ${appTotals.serviceLogs}`,
+    `OTA checks ${totals.otaChecks}, offers ${totals.otaOffers}, upgraded ${totals.otaDone}, failed ${totals.otaFailed}`,
   );
 };
 

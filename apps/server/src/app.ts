@@ -6,6 +6,8 @@ import { ErrorCode, PING_PATH } from '@iot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { appRoutes } from './modules/app/app.routes.js';
+import { appDownloads } from './modules/app/app-download.js';
 import { deviceRoutes } from './modules/iot/device.routes.js';
 import { liveStream, registerDeviceState } from './modules/iot/device-state.routes.js';
 import { installJobs, jobDownloads } from './modules/iot/job-files.js';
@@ -15,6 +17,7 @@ import { logRoutes } from './modules/iot/log.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
 import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/upload.routes.js';
+import { versionRoutes } from './modules/ota/version.routes.js';
 import { installDispatch } from './modules/push/dispatch.job.js';
 import { pushRoutes } from './modules/push/push.routes.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
@@ -52,10 +55,12 @@ export const ROUTES: Route[] = [
   ...deviceRoutes,
   ...productRoutes,
   ...licenceRoutes,
+  ...versionRoutes,
   ...uploadRoutes,
   ...pushRoutes,
   ...umhRoutes,
   ...logRoutes,
+  ...appRoutes,
 ];
 
 export interface BuildAppOptions {
@@ -119,6 +124,7 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
     ...licenceDownloads,
     ...umhDownloads,
     ...ossDownloads,
+    ...appDownloads,
     liveStream(deviceState),
   ]);
   // Multipart uploads and file PUTs: their own body parsers, the same authentication.

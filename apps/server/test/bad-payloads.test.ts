@@ -2,7 +2,7 @@ import { API_LIST, type ApiDef, SERVICE_KEY_HEADER } from '@iot/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { baseOf, coreOf, defOf, type Kind, kindOf, objectOf, type Path } from './contract-samples.js';
+import { baseOf, coreOf, defOf, type Kind, kindOf, objectOf, type Path, sampleOf } from './contract-samples.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { addCompany, addProduct, addUser, dbOf, ok } from './helpers.js';
 
@@ -191,7 +191,12 @@ const fieldPayloads = (schema: z.ZodType, base: Record<string, unknown>, prefix:
     if (kind === 'object') out.push(...fieldPayloads(core, base, path));
     if (kind === 'array') {
       const element = defOf(core).element as z.ZodType;
-      if (kindOf(element) === 'object') out.push(...fieldPayloads(element, base, [...path, 0]));
+      // An optional list the base leaves out gets one valid element, so each bad value meets an otherwise valid one.
+      const holder = path.slice(0, -1).reduce<unknown>((cur, key) => (cur as Record<string | number, unknown> | undefined)?.[key], base);
+      const withElement = Array.isArray((holder as Record<string | number, unknown> | undefined)?.[name])
+        ? base
+        : setAt(base, path, [sampleOf(element, name)]);
+      if (kindOf(element) === 'object') out.push(...fieldPayloads(element, withElement, [...path, 0]));
     }
   }
   return out;

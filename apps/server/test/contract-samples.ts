@@ -80,6 +80,10 @@ const TEXT_CANDIDATES = [
   'bad/payload',
   'x'.repeat(16),
   '{"k":"v"}',
+  // Firmware versions (OTA): a version, a download URL, a language tag.
+  '1.0.0',
+  'https://example.com/firmware.bin',
+  'en',
 ];
 const NUMBER_CANDIDATES = [1, 2, 0, 3, 9];
 

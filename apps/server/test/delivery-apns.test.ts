@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { render } from '@iot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApnsConfig, createApnsProvider } from '../src/platform/delivery/adapters/apns.js';

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { PushState } from '@iot/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobServicesOf } from '../src/modules/iot/job-files.js';
 import { dispatchDue, queueEvent } from '../src/modules/push/dispatch.service.js';
@@ -20,12 +21,14 @@ import {
 import { createCompanyAdmin, startTestServer, type TestServer } from './harness.js';
 import { addProduct, dbOf, fails, ok } from './helpers.js';
 
+const INGEST_KEY = 'push-ingest-key';
+
 /** Platforms, templates, links and the dispatcher sending for real (a local SMTP server, a webhook receiver). */
 let t: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   // The test drives the dispatcher itself: no job runner, no sweep.
-  t = await startTestServer({ jobWorkers: 0, pushSweepMs: 0 });
+  t = await startTestServer({ jobWorkers: 0, pushSweepMs: 0, ingestServiceKey: INGEST_KEY });
   smtp = await startSmtp();
 });
 afterAll(async () => {
@@ -175,10 +178,10 @@ describe('the dispatcher', () => {
         { to: 'hans@example.com', lang: 'de' },
       ],
       params,
-      source: 'alarm:1',
+      source: 'event:langs',
     });
     expect(ids).toHaveLength(2);
-    const queued = await records({ source: 'alarm:1' });
+    const queued = await records({ source: 'event:langs' });
     expect(queued.map((r) => r.state)).toEqual([PushState.PENDING, PushState.PENDING]);
     const before = smtp.mails.length;
     expect(await dispatchDue(services())).toBe(2);
@@ -188,13 +191,47 @@ describe('the dispatcher', () => {
     expect(zh?.text).toContain('小明，您好！设备 前门（SIM-000009）于 2026-11-23 10:00 发生 移动侦测。');
     expect(zh?.from).toContain('告警中心');
     expect(mails.find((m) => m.to === 'hans@example.com')?.subject).toBe('前门: 移动侦测');
-    const sent = await records({ source: 'alarm:1' });
+    const sent = await records({ source: 'event:langs' });
     expect(sent.map((r) => [r.recipient, r.state, r.lang, r.lang_fallback])).toEqual([
       ['hans@example.com', PushState.SENT, 'en', true],
       ['xiaoming@example.com', PushState.SENT, 'zh-CN', false],
     ]);
     // Nothing is due any more.
     expect(await dispatchDue(services())).toBe(0);
+  });
+
+  it('a device alarm reaches the app user bound to the device as a push record, and the alarm lists its pushes', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await dbOf(t)
+      .insertInto('device')
+      .values({ uid: 'PUSH-DEV-1', mac: '', dev_key: '', pk: 'PUSHPK01', comp_id: 1, gmt_create: now, gmt_update: now } as never)
+      .execute();
+    const ingest = (events: unknown[]) =>
+      fetch(`${t.url}/api/v2/iot/ingest/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-key': INGEST_KEY },
+        body: JSON.stringify({ events }),
+      }).then((r) => r.json() as Promise<{ code: number }>);
+    expect(
+      (
+        await ingest([
+          { type: 'user_register', app_id: 501, comp_id: 1, user_id: 'meimei', lang: 'zh-CN', email: 'meimei@example.com' },
+          { type: 'bind', uid: 'PUSH-DEV-1', app_id: 501, user_id: 'meimei' },
+        ])
+      ).code,
+    ).toBe(200);
+    expect((await ingest([{ type: 'alarm', uid: 'PUSH-DEV-1', alarm_type: 1, text: '移动侦测', ts: now }])).code).toBe(200);
+    const pushes = ok(await t.call<Rec[]>('v2/umh/admin/alarmpush/list', { page_size: 50 }, { token: t.adminToken }));
+    const mine = pushes.filter((p) => p.recipient === 'meimei@example.com');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ state: PushState.PENDING, lang: 'zh-CN', lang_fallback: false, title: 'PUSH-DEV-1：移动侦测' });
+    const before = smtp.mails.length;
+    await dispatchDue(services());
+    expect(smtp.mails.slice(before).find((m) => m.to === 'meimei@example.com')?.subject).toBe('PUSH-DEV-1：移动侦测');
+    const alarmId = Number(mine[0]?.source.split(':')[1]);
+    const one = ok(await t.call<Rec[]>('v2/umh/admin/alarmpush/list', { alarm_id: alarmId }, { token: t.adminToken }));
+    expect(one.map((p) => [p.recipient, p.state])).toEqual([['meimei@example.com', PushState.SENT]]);
+    expect(ok(await t.call<Rec[]>('v2/umh/admin/alarmpush/list', { alarm_id: alarmId + 1000 }, { token: t.adminToken }))).toEqual([]);
   });
 
   it('an unreachable provider is retried later with backoff; a permanent refusal fails at once', async () => {
@@ -362,5 +399,43 @@ describe('providers behind platforms (the platform fields mapped onto each provi
     expect(failed.state).toBe(PushState.FAILED);
     expect(failed.error).not.toContain('aliyun-Wrong-Secret-999');
     await sms.close();
+  });
+});
+
+describe('push records at depth', () => {
+  it('pages newest first from the day counters exactly as a row-by-row walk does, deep pages and counts included', async () => {
+    const other = await createCompanyAdmin(t, { name: 'Deep Co', menuKeys: ['applist/record'], userId: 'deep_admin' });
+    const start = Math.floor(Date.now() / 1000) - 5 * 86_400;
+    // 3,000 records over five days in two companies (2,000 of them Deep Co's, and only those) and two channels, written in one statement (the triggers count them).
+    await sql`
+      insert into push_record (comp_id, channel, recipient, lang, state, source, gmt_create, next_attempt)
+      select case when g % 3 = 0 then 1 else ${other.compId} end, 1 + g % 2, 'r' || g, 'en', 2, 'bulk', ${start} + g * 140, 0
+      from generate_series(1, 3000) g`.execute(dbOf(t));
+    const page = async (body: Record<string, unknown>, token = t.adminToken) => {
+      const a = await t.call<Rec[]>('v2/push/record/list', body, { token });
+      expect(a.code).toBe(200);
+      return { ids: a.data.map((r) => r.id), count: a.count };
+    };
+    // The same pages through the list kit: a filter the counters cannot answer (source) that every bulk row matches.
+    for (const [paging, extra] of [
+      [{ page_no: 1, page_size: 20 }, {}],
+      [{ page_no: 70, page_size: 20 }, {}],
+      [{ page_no: 40, page_size: 25 }, { channel: 2 }],
+      [
+        { page_no: 30, page_size: 10 },
+        { gmt_start: start + 86_400 + 500, gmt_end: start + 3 * 86_400 + 77 },
+      ],
+    ] as const) {
+      const fast = await page({ ...paging, ...extra }, other.token);
+      const walked = await page({ ...paging, ...extra, source: 'bulk' }, other.token);
+      expect(fast.ids.length).toBeGreaterThan(0);
+      expect(fast).toEqual(walked);
+    }
+    expect((await page({ page_no: 1, page_size: 10 }, other.token)).count).toBe(2000);
+    // The super administrator's count adds the platform company's thousand.
+    const all = await page({ page_no: 1, page_size: 10 });
+    const platformOnes = (await page({ page_no: 1, page_size: 10, comp_id: 1 })).count ?? 0;
+    expect(all.count).toBe(2000 + platformOnes);
+    expect(platformOnes).toBeGreaterThanOrEqual(1000);
   });
 });

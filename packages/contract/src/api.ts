@@ -1,8 +1,10 @@
+import { APP_API } from './api/app.js';
 import { APPDATA_API } from './api/appdata.js';
 import type { ApiDef } from './api/define.js';
 import { DEVICE_API } from './api/device.js';
 import { DEVICE_STATE_API } from './api/device-state.js';
 import { JOBS_API } from './api/jobs.js';
+import { OTA_API } from './api/ota.js';
 import { PRODUCT_API } from './api/product.js';
 import { PUSH_API } from './api/push.js';
 import { STATS_API } from './api/stats.js';
@@ -38,6 +40,8 @@ export const API = {
   ...STATS_API,
   ...PUSH_API,
   ...APPDATA_API,
+  ...OTA_API,
+  ...APP_API,
 } as const;
 
 export type ApiName = keyof typeof API;

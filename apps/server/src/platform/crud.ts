@@ -1,5 +1,5 @@
 import { type ApiDef, type InputOf, idsOf, type OutputOf } from '@iot/contract';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
 import type { RequestContext, Scope } from './context.js';
 import { sessionOf } from './context.js';
@@ -21,7 +21,8 @@ import { type AuditEntity, type Route, route } from './transport.js';
  * Conventions of a kit table: `id` serial key, one column per field of the add schema (objects
  * and arrays stored as jsonb), `gmt_create`/`gmt_update` unix seconds, `comp_id` when a company
  * owns the rows (the add default is the caller's company; rows outside the caller's scope are
- * "not found"). Fields marked `secret()` are sealed on write and answered masked.
+ * "not found") or copies the company of the row's `parent`. Fields marked `secret()` are sealed on
+ * write and answered masked.
  */
 export interface CrudApis {
   list: ApiDef;
@@ -42,6 +43,28 @@ export interface CrudSpec<A extends CrudApis> {
   what: string;
   /** Set when a company owns the rows: its column in the table is `comp_id`. */
   owned?: boolean;
+  /**
+   * Which rows the caller sees when the table has no `comp_id` of its own: a condition on `t`
+   * built in platform/scope.ts (e.g. a product's firmware versions, through the product's owner).
+   * Rows outside it are not found to set and del, as owned rows outside the scope are.
+   */
+  scope?: (scope: Scope) => RawBuilder<SqlBool>;
+  /**
+   * Set when each row belongs to a row of another resource (an app's versions): `field` names
+   * it, and it must exist within the caller's scope (406 `{field: not_found}`). The table's
+   * `comp_id` copies the parent's company (on add, and on a set that changes `field`), so the
+   * rows are scoped as owned rows are; the add schema takes no `comp_id`.
+   */
+  parent?: { field: string; of: { get: (conn: Conn, scope: Scope, ids: number[]) => Promise<unknown[]> } };
+  /**
+   * Columns the server makes for a new row besides its fields (keys it generates, their
+   * hashes); `revealed` joins the add answer only, never a stored or listed row (a key shown
+   * once).
+   */
+  generate?: (
+    ctx: RequestContext,
+    values: Record<string, unknown>,
+  ) => { columns: Record<string, unknown>; revealed?: Record<string, unknown> };
   filters?: Filters<InputOf<A['list']>>;
   /** Fields `order_by` may name → columns; `id`, `gmt_create` and `gmt_update` are always sortable. */
   sorts?: SortFields;
@@ -76,25 +99,28 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
   const addSchema = apis.add.input as unknown as z.ZodObject;
   const columns = Object.keys(addSchema.shape);
   const db = (conn: Conn) => conn as unknown as AnyDb;
+  // Owned rows and rows of a parent both carry the company in `comp_id`.
+  const scoped = spec.owned === true || spec.parent !== undefined;
   const select =
     spec.select ??
     ((conn: Conn) => {
       const q = db(conn).selectFrom(`${spec.table} as t`).selectAll('t');
-      return (spec.owned ? q.leftJoin('company as c', 'c.comp_id', 't.comp_id').select('c.comp_name') : q) as never;
+      return (scoped ? q.leftJoin('company as c', 'c.comp_id', 't.comp_id').select('c.comp_name') : q) as never;
     });
   const secretsOf = (ctx: { services: RequestContext['services'] }) => secretFieldsFor(addSchema, ctx.services.secrets);
   const maskFields = secretFieldsFor(addSchema, { seal: (v) => v, open: (v) => v }).fields;
   const toRow = (stored: Stored): Row<A> => {
     const masked: Record<string, unknown> = { ...stored, comp_name: stored.comp_name ?? '' };
     for (const f of maskFields) if (typeof masked[f] === 'string' && masked[f] !== '') masked[f] = '******';
-    if (!spec.owned) delete masked.comp_name;
+    if (!scoped) delete masked.comp_name;
     return (spec.toRow ? spec.toRow(masked as Stored) : masked) as Row<A>;
   };
 
   const get = async (conn: Conn, scope: Scope, ids: number[]): Promise<Row<A>[]> => {
     if (ids.length === 0) return [];
     let q = (select(conn) as unknown as SelectQueryBuilder<never, never, Stored>).where(sql`t.id`, 'in', ids);
-    if (spec.owned) q = q.where(inScope(scope, 't.comp_id'));
+    if (scoped) q = q.where(inScope(scope, 't.comp_id'));
+    else if (spec.scope) q = q.where(spec.scope(scope));
     return (await q.orderBy(sql`t.id`).execute()).map((r) => toRow(r as Stored));
   };
   const getStored = async (conn: Conn, ids: number[]) =>
@@ -102,7 +128,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
 
   const list = defineList(apis.list, {
     from: (conn: Conn) => db(conn).selectFrom(`${spec.table} as t`),
-    scope: spec.owned ? 't.comp_id' : undefined,
+    scope: scoped ? 't.comp_id' : spec.scope,
     filters: { ...(spec.owned ? { comp_id: (v: number) => sql<boolean>`t.comp_id = ${v}` } : {}), ...spec.filters } as never,
     sorts: { id: 't.id', gmt_create: 't.gmt_create', gmt_update: 't.gmt_update', ...spec.sorts },
     defaultSort: spec.defaultSort ?? { column: 't.id', direction: 'desc' },
@@ -120,6 +146,14 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
     }
   };
 
+  /** The company of the parent row a value names, within the caller's scope. */
+  const parentCompany = async (ctx: RequestContext, value: unknown): Promise<number> => {
+    const { field, of } = spec.parent as NonNullable<typeof spec.parent>;
+    const [found] = typeof value === 'number' ? ((await of.get(ctx.conn, ctx.scope, [value])) as { comp_id?: number }[]) : [];
+    if (typeof found?.comp_id !== 'number') throw badParams({ [field]: 'not_found' });
+    return found.comp_id;
+  };
+
   const routes = [
     route(apis.list, (ctx, input) => list(ctx.conn, ctx.scope, input as never)),
     route(
@@ -127,15 +161,18 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
       async (ctx, input) => {
         const values = { ...(input as Record<string, unknown>) };
         if (spec.owned) values.comp_id ??= sessionOf(ctx).compId;
+        if (spec.parent) values.comp_id = await parentCompany(ctx, values[spec.parent.field]);
         await checkRefs(ctx, values);
         await spec.check?.(ctx, values, undefined);
         const now = nowSeconds();
+        const made = spec.generate?.(ctx, values);
         const { id } = await db(ctx.conn)
           .insertInto(spec.table)
-          .values({ ...columnsOf(secretsOf(ctx).seal(values)), gmt_create: now, gmt_update: now })
+          .values({ ...columnsOf(secretsOf(ctx).seal(values)), ...made?.columns, gmt_create: now, gmt_update: now })
           .returning('id')
           .executeTakeFirstOrThrow();
-        return (await get(ctx.conn, { kind: 'all' }, [id as number]))[0];
+        const [row] = await get(ctx.conn, { kind: 'all' }, [id as number]);
+        return made?.revealed ? { ...(row as Record<string, unknown>), ...made.revealed } : row;
       },
       entity,
     ),
@@ -146,6 +183,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
         const [current] = await get(ctx.conn, ctx.scope, [id]);
         if (!current) throw notFound(spec.what);
         const changes = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && columns.includes(k)));
+        if (spec.parent && changes[spec.parent.field] !== undefined) changes.comp_id = await parentCompany(ctx, changes[spec.parent.field]);
         await checkRefs(ctx, changes);
         await spec.check?.(ctx, { ...(current as Record<string, unknown>), ...changes }, current);
         await db(ctx.conn)

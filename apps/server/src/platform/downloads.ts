@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { companyRefFieldsOf, type DownloadDef, ErrorCode, fieldErrorsOf, requestLanguage } from '@iot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +19,21 @@ export interface FileAnswer {
   type?: string;
   /** `private` (default): no cache keeps it; `immutable`: the bytes under this URL never change. */
   cache?: 'private' | 'immutable';
+  /** HTTP status of a page answered as such (a public link's 404 page); default 200. */
+  status?: number;
+  /** Answer a redirect (302) there instead of a body (a public link sending a phone to its package). */
+  redirect?: string;
+  /** More response headers (`vary`, what the answer chose). */
+  headers?: Record<string, string>;
+  /** The page's own Content-Security-Policy (a small HTML page with inline styles); default `default-src 'none'`. */
+  csp?: string;
+}
+
+/** What a download handler may read of the request besides its validated input. */
+export interface DownloadRequest {
+  headers: IncomingHttpHeaders;
+  /** The `lang` query parameter as sent (the context's `lang` is one of the console's languages). */
+  lang: string | undefined;
 }
 
 /** Where a stream handler writes its events. */
@@ -27,7 +42,7 @@ export interface EventSink {
   send(event: string, data: unknown): void;
 }
 
-type Handle<D extends DownloadDef> = (ctx: RequestContext, input: z.output<D['input']>) => Promise<FileAnswer>;
+type Handle<D extends DownloadDef> = (ctx: RequestContext, input: z.output<D['input']>, request: DownloadRequest) => Promise<FileAnswer>;
 /** Starts sending events; answers what stops it (called when the stream ends for any reason). */
 type Open<D extends DownloadDef> = (ctx: RequestContext, input: z.output<D['input']>, sink: EventSink) => () => void;
 
@@ -118,12 +133,15 @@ export const registerDownloads = (app: FastifyInstance, services: Services, down
   };
 
   const sendFile = (def: DownloadDef, reply: FastifyReply, answer: FileAnswer) => {
+    reply.header('cache-control', answer.cache === 'immutable' ? 'public, max-age=31536000, immutable' : 'private, no-store');
+    for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
+    if (answer.redirect) return reply.redirect(answer.redirect, 302);
     reply
+      .status(answer.status ?? 200)
       .type(answer.type ?? def.contentType)
-      .header('cache-control', answer.cache === 'immutable' ? 'public, max-age=31536000, immutable' : 'private, no-store')
       // A downloaded file is never run as a page of this origin.
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'");
+      .header('content-security-policy', answer.csp ?? "default-src 'none'");
     if (answer.name) reply.header('content-disposition', `attachment; filename="${answer.name.replace(/["\\\r\n]/g, '_')}"`);
     if (answer.size !== undefined && answer.size !== null) reply.header('content-length', String(answer.size));
     return reply.send(answer.body);
@@ -188,7 +206,10 @@ export const registerDownloads = (app: FastifyInstance, services: Services, down
       if (d.kind === 'stream') return startStream(d, reply, await prepare(d.def, request));
       const answer = await services.inFlight.track(async () => {
         const { ctx, input } = await prepare(d.def, request);
-        return d.handle(ctx, input);
+        return d.handle(ctx, input, {
+          headers: request.headers,
+          lang: first((request.query as Record<string, unknown> | undefined)?.lang),
+        });
       });
       return sendFile(d.def, reply, answer);
     });

@@ -86,6 +86,15 @@ export const productVisibleTo = (scope: Scope, product = 'p'): RawBuilder<SqlBoo
 /** Products the caller owns through its scope (may change, delete and share them). */
 export const productOwnedBy = (scope: Scope, product = 'p'): RawBuilder<SqlBool> => inScope(scope, `${product}.comp_id`);
 
+/**
+ * Rows that name a product by its pk (a product's firmware versions) and belong to the company
+ * owning that product: visible and changeable when the caller owns the product through its scope.
+ */
+export const productKeyOwnedBy = (scope: Scope, pkColumn: string): RawBuilder<SqlBool> =>
+  scope.kind === 'all'
+    ? sql<SqlBool>`true`
+    : sql<SqlBool>`exists (select 1 from product scope_product where scope_product.pk = ${sql.ref(pkColumn)} and ${inScope(scope, 'scope_product.comp_id')})`;
+
 /** Is this company visible to the caller? Used before writing a row that names a company. */
 export const isCompanyInScope = async (conn: Conn, scope: Scope, compId: number): Promise<boolean> => {
   if (scope.kind === 'all') {

@@ -20,13 +20,15 @@ import { sortOf } from './sorting.js';
  *   device's rows, from its own index).
  */
 export interface TimelineSpec {
-  table: 'alarm_log' | 'device_log' | 'service_log';
+  table: 'alarm_log' | 'device_log' | 'service_log' | 'push_record';
+  /** The time column (default `ts`). */
+  ts?: 'ts' | 'gmt_create';
   /** `log_day.log` of the table. */
-  log: 1 | 2 | 3;
+  log: 1 | 2 | 3 | 4;
   /** Column `log_day.part` counts by: the company (scoped by it) or the service (platform rows). */
   part: { column: 'comp_id'; scoped: true } | { column: 'service_id'; scoped: false };
   /** Column `log_day.k` counts by (alarm type, level). */
-  kind: 'alarm_type' | 'level';
+  kind: 'alarm_type' | 'level' | 'channel';
 }
 
 export interface TimelineFilter {
@@ -61,28 +63,29 @@ export const pageTimeline = async <Row>(
   if (f.deviceId === null) return { rows: [], count: 0 };
   const t = sql.ref(`${spec.table}`);
   const col = (c: string) => sql.ref(`${spec.table}.${c}`);
+  const tsColumn = spec.ts ?? 'ts';
   const scopeCond = spec.part.scoped ? inScope(scope, `${spec.table}.comp_id`) : platformRowsVisible(scope);
   const conds: RawBuilder<SqlBool>[] = [scopeCond];
   if (f.part !== undefined) conds.push(sql<SqlBool>`${col(spec.part.column)} = ${f.part}`);
   if (f.kind !== undefined) conds.push(sql<SqlBool>`${col(spec.kind)} = ${f.kind}`);
   if (f.deviceId !== undefined) conds.push(sql<SqlBool>`${col('device_id')} = ${f.deviceId}`);
-  if (f.start !== undefined) conds.push(sql<SqlBool>`${col('ts')} >= ${f.start}`);
-  if (f.end !== undefined) conds.push(sql<SqlBool>`${col('ts')} < ${f.end}`);
+  if (f.start !== undefined) conds.push(sql<SqlBool>`${col(tsColumn)} >= ${f.start}`);
+  if (f.end !== undefined) conds.push(sql<SqlBool>`${col(tsColumn)} < ${f.end}`);
   const where = (extra: RawBuilder<SqlBool>[] = []) => sql.join([...conds, ...extra], sql` and `);
   const countRange = async (from: number | undefined, to: number | undefined): Promise<number> => {
     const extra: RawBuilder<SqlBool>[] = [];
-    if (from !== undefined) extra.push(sql<SqlBool>`${col('ts')} >= ${from}`);
-    if (to !== undefined) extra.push(sql<SqlBool>`${col('ts')} < ${to}`);
+    if (from !== undefined) extra.push(sql<SqlBool>`${col(tsColumn)} >= ${from}`);
+    if (to !== undefined) extra.push(sql<SqlBool>`${col(tsColumn)} < ${to}`);
     const r = await sql<{ n: number }>`select count(*)::int as n from ${t} where ${where(extra)}`.execute(conn);
     return Number(r.rows[0]?.n ?? 0);
   };
   const keysBelow = (upper: RawBuilder<SqlBool> | null, skip: number, limit: number) =>
     rowsOf(sql`select ${col('id')} from ${t} where ${where(upper ? [upper] : [])}
-      order by ${col('ts')} desc, ${col('id')} desc offset ${skip} limit ${limit}`);
+      order by ${col(tsColumn)} desc, ${col('id')} desc offset ${skip} limit ${limit}`);
 
   // One device: its own index serves the rows and an exact count.
   if (f.deviceId !== undefined) {
-    const upper = f.after ? sql<SqlBool>`(${col('ts')}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
+    const upper = f.after ? sql<SqlBool>`(${col(tsColumn)}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
     const [rows, count] = await Promise.all([keysBelow(upper, f.after ? 0 : f.offset, f.limit), countRange(undefined, undefined)]);
     return { rows, count };
   }
@@ -122,7 +125,7 @@ export const pageTimeline = async <Row>(
 
   // Keyset and shallow pages do not need the counts first: both statements at once.
   if (f.after || f.offset < DEEP_OFFSET) {
-    const upper = f.after ? sql<SqlBool>`(${col('ts')}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
+    const upper = f.after ? sql<SqlBool>`(${col(tsColumn)}, ${col('id')}) < (${f.after.ts}, ${f.after.id})` : null;
     const [counted, rows] = await Promise.all([countDays(), keysBelow(upper, f.after ? 0 : f.offset, f.limit)]);
     return { rows, count: counted.count };
   }
@@ -132,7 +135,7 @@ export const pageTimeline = async <Row>(
   let before = 0;
   for (const x of days) {
     if (before + x.n > f.offset) {
-      const upper = sql<SqlBool>`${col('ts')} < ${(x.day + 1) * SECONDS_PER_DAY}`;
+      const upper = sql<SqlBool>`${col(tsColumn)} < ${(x.day + 1) * SECONDS_PER_DAY}`;
       return { rows: await keysBelow(upper, f.offset - before, f.limit), count };
     }
     before += x.n;

@@ -77,6 +77,8 @@ export interface ResourceTableProps<Row extends object, A extends LabelArea> {
   loadEditValues?: (row: Row) => Promise<Payload>;
   /** After every successful add, set or delete (e.g. refresh the sidebar). */
   onMutated?: () => unknown;
+  /** After a successful add, with its answer (e.g. a key the server shows only once). */
+  onAdded?: (answer: unknown) => unknown;
   /** Filters applied on the first load (e.g. from the address); also shown in the filter bar. */
   initialFilters?: Payload | undefined;
   /** Last touch on the filter payload (e.g. SPEC §5: user_state -1 → 0). */
@@ -311,8 +313,9 @@ export function ResourceTable<Row extends object, A extends LabelArea>(props: Re
       await set.mutateAsync(body);
       toastSuccess(t('common.set_success'));
     } else {
-      await add.mutateAsync(body);
+      const answer = await add.mutateAsync(body);
       toastSuccess(t('common.add_success'));
+      await props.onAdded?.(answer);
       // A new child must be visible: re-expand everything.
       setCollapsed(new Set());
     }

@@ -1,6 +1,8 @@
 import * as appdataArea from './areas/appdata';
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
@@ -505,8 +507,10 @@ const en = {
   device_state: device_stateArea.en,
   jobs: jobsArea.en,
   stats: statsArea.en,
-  appdata: appdataArea.en,
+  firmware: firmwareArea.en,
+  apps: appsArea.en,
   ...messagingArea.en,
+  appdata: appdataArea.en,
 };
 
 export type Messages = typeof en;

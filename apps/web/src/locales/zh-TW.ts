@@ -1,6 +1,8 @@
 import * as appdataArea from './areas/appdata';
+import * as appsArea from './areas/apps';
 import * as deviceArea from './areas/device';
 import * as device_stateArea from './areas/device_state';
+import * as firmwareArea from './areas/firmware';
 import * as jobsArea from './areas/jobs';
 import * as messagingArea from './areas/messaging';
 import * as productArea from './areas/product';
@@ -501,8 +503,10 @@ const zhTW: Messages = {
   device_state: device_stateArea.zhTW,
   jobs: jobsArea.zhTW,
   stats: statsArea.zhTW,
-  appdata: appdataArea.zhTW,
+  firmware: firmwareArea.zhTW,
+  apps: appsArea.zhTW,
   ...messagingArea.zhTW,
+  appdata: appdataArea.zhTW,
 };
 
 export default zhTW;

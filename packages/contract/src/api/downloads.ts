@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_DOWNLOAD_PATH, appDownloadInput } from '../schemas/app.js';
 import { APP_STATS_XLSX_PATH, appStatsInput } from '../schemas/appdata.js';
 import { id } from '../schemas/common.js';
 import { LICENCE_XLSX_PATH, LIVE_PATH, LIVE_STATE_EVENT, licenceExportInput, liveStateSchema } from '../schemas/device-state.js';
@@ -165,6 +166,13 @@ export const DOWNLOADS = {
     'A stored file of a public folder (images); keys are unguessable and never reused',
     { contentType: 'image/*' },
   ),
+  appDownload: download(
+    APP_DOWNLOAD_PATH,
+    'public',
+    appDownloadInput,
+    "An app's public download link (its QR code): a phone is redirected (302) to its package in its language — iPhone/iPad to the app's iOS store url, Android to the newest released version's package; a desktop browser gets a page listing both; an unknown app or one without a released version answers a 404 page",
+    { contentType: 'text/html' },
+  ),
   live: stream(
     LIVE_PATH,
     ['product/device_state', 'product/device', 'product/awake', 'operate/device'],
@@ -188,7 +196,8 @@ export const UPLOADS = {
     path: 'v2/oss/upload',
     method: 'post',
     access: 'user',
-    summary: 'Upload one file (multipart: `folder` then `file`); the folder decides who may (images: product/iot, imports: product/device)',
+    summary:
+      'Upload one file (multipart: `folder` then `file`); the folder decides who may (images: product/iot or applist/app, imports: product/device)',
     contentType: 'multipart/form-data',
     fields: z.object({ folder: z.enum(UPLOAD_FOLDERS).default('images') }),
     output: uploadOutput,

@@ -1,4 +1,5 @@
 import {
+  alarmPushListInput,
   eventCfg,
   msgPlatform,
   msgTemplate,
@@ -44,6 +45,14 @@ export const PUSH_API = {
     'list',
     pushRecordListInput,
     'Push records: every delivery attempt',
+    pushRecordRow,
+  ),
+  alarmPushList: def(
+    'v2/umh/admin/alarmpush/list',
+    ['applist/alarm'],
+    'list',
+    alarmPushListInput,
+    'Pushes device alarms caused (push records of alarm events; `alarm_id` narrows to one alarm)',
     pushRecordRow,
   ),
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APP_EVENT_REFUSALS, APP_EVENT_SCHEMAS } from './appdata.js';
 import { id, ids, int, jsonObject, oneOf, pagingSchema, requiredText, safeString, text, unixTime } from './common.js';
 import { companyRef } from './company-ref.js';
+import { otaEventFields, otaEventResultSchema } from './ota.js';
 
 /** SPEC §4 device network (NAT) types: 0 unknown, 1 public, 2 full-cone, 3 IP-restricted, 4 port-restricted, 5 symmetric. */
 export const NETWORK_TYPES = [0, 1, 2, 3, 4, 5] as const;
@@ -27,6 +28,9 @@ export const DEVICE_EVENT_TYPES = [
   'properties',
   'wake',
   'licence',
+  'ota_check',
+  'ota_progress',
+  'ota_result',
 ] as const;
 export type DeviceEventType = (typeof DEVICE_EVENT_TYPES)[number];
 
@@ -40,19 +44,28 @@ export const SERVICE_KEY_HEADER = 'x-service-key';
  * fields are read by the types that carry them (and accepted on `online`, so a device
  * can say everything in its first message). `ts` defaults to the server's clock.
  */
-export const deviceEventSchema = z.object({
-  uid: safeString().trim().min(1).max(64),
-  type: z.enum(DEVICE_EVENT_TYPES),
-  ts: unixTime().optional(),
-  network_type: oneOf(NETWORK_TYPES).optional(),
-  vendor: text(64).optional(),
-  protocol: text(64).optional(),
-  properties: jsonObject().optional(),
-  wake_state: oneOf(WAKE_STATES).optional(),
-  country: text(8).optional(),
-  /** `licence` events: the licence code the device uses (bound once; see docs/api.md "Licence codes"). */
-  code: text(64).optional(),
-});
+export const deviceEventSchema = z
+  .object({
+    uid: safeString().trim().min(1).max(64),
+    type: z.enum(DEVICE_EVENT_TYPES),
+    ts: unixTime().optional(),
+    network_type: oneOf(NETWORK_TYPES).optional(),
+    vendor: text(64).optional(),
+    protocol: text(64).optional(),
+    properties: jsonObject().optional(),
+    wake_state: oneOf(WAKE_STATES).optional(),
+    country: text(8).optional(),
+    /** `licence` events: the licence code the device uses (bound once; see docs/api.md "Licence codes"). */
+    code: text(64).optional(),
+    /** OTA events (docs/api.md "Product firmware (OTA)"): ver_num, progress, success, error, lang. */
+    ...otaEventFields,
+  })
+  .superRefine((e, ctx) => {
+    // The field each OTA event is about must be there.
+    const needs = { ota_check: 'ver_num', ota_progress: 'progress', ota_result: 'success' } as const;
+    const field = needs[e.type as keyof typeof needs];
+    if (field && e[field] === undefined) ctx.addIssue({ code: 'custom', message: 'required', path: [field] });
+  });
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
 /**
@@ -84,6 +97,8 @@ export const ingestOutput = z.object({
     .optional(),
   /** App-side events not applied (the rest is): position in the batch and why. */
   refused: z.array(z.object({ index: z.number().int(), reason: z.enum(APP_EVENT_REFUSALS) })).optional(),
+  /** Present when the batch carried OTA events of registered devices: what became of each (offers included). */
+  ota: z.array(otaEventResultSchema).optional(),
 });
 export type IngestOutput = z.infer<typeof ingestOutput>;
 

@@ -18,10 +18,11 @@ export const UPLOAD_FOLDERS = ['images', 'imports'] as const;
 export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
 /**
  * Who may upload to each folder (`POST /api/v2/oss/upload`, put URLs): product images
- * from the product screen, xlsx imports from device registration.
+ * from the product and app screens (product images, app config images), xlsx imports from
+ * device registration.
  */
 export const UPLOAD_FOLDER_ACCESS: Record<UploadFolder, Access> = {
-  images: ['product/iot'],
+  images: ['product/iot', 'applist/app'],
   imports: ['product/device'],
 };
 
@@ -91,7 +92,8 @@ export const productRowSchema = z.object({
 });
 export type ProductRow = z.infer<typeof productRowSchema>;
 
-const imgKey = () =>
+/** An uploaded image's storage key (`images/<random>.<ext>`) or '' (none). */
+export const imgKey = () =>
   z.preprocess(
     (v) => (v === null ? '' : v),
     safeString()

@@ -207,3 +207,6 @@ export const pushTemplateTestInput = z.object({
   platform_id: id(),
   recipient: requiredText(255),
 });
+
+/** The pushes alarms caused (`v2/umh/admin/alarmpush/list`): push records of alarms, by alarm. */
+export const alarmPushListInput = pushRecordListInput.extend({ alarm_id: id().optional() });

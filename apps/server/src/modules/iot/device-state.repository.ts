@@ -51,12 +51,16 @@ export const applyEvents = async (conn: Conn, events: (DeviceEvent & { ts: numbe
     wake_state: e.wake_state ?? null,
     country: e.country ?? null,
     code: e.code ?? null,
+    ver_num: e.ver_num ?? null,
+    progress: e.progress ?? null,
+    success: e.success ?? null,
+    error: e.error ?? null,
   }));
   const result = await sql<{ unknown: AppliedBatch['unknown'] | null; changes: StateChange[] | null; missing: number[] | null }>`
     with e as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
         i int, uid text, type text, ts bigint, network_type smallint, vendor text, protocol text,
-        properties jsonb, wake_state smallint, country text, code text)
+        properties jsonb, wake_state smallint, country text, code text, ver_num int, progress int, success int, error text)
     ),
     d as (
       select e.*, dev.id as device_id,
@@ -130,7 +134,8 @@ export const applyEvents = async (conn: Conn, events: (DeviceEvent & { ts: numbe
     hist as (
       insert into device_event (device_id, type, detail, ts)
       select d.device_id, d.type, jsonb_strip_nulls(jsonb_build_object('network_type', d.network_type, 'vendor', d.vendor,
-        'protocol', d.protocol, 'properties', d.properties, 'wake_state', d.wake_state, 'country', d.country, 'code', d.code)), d.ts
+        'protocol', d.protocol, 'properties', d.properties, 'wake_state', d.wake_state, 'country', d.country, 'code', d.code,
+        'ver_num', d.ver_num, 'progress', d.progress, 'success', d.success, 'error', d.error)), d.ts
       from d join locked o on o.device_id = d.device_id
       where d.type <> 'heartbeat'
     )

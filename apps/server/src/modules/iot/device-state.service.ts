@@ -13,6 +13,7 @@ import type { Services } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { createLiveBus, type LiveBus } from '../../platform/live-bus.js';
 import { nowSeconds } from '../../platform/time.js';
+import { applyOtaEvents, isOtaEvent } from '../ota/upgrade.service.js';
 import { ingestAppEvents } from '../umh/appdata-ingest.service.js';
 import {
   applyEvents,
@@ -115,6 +116,8 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
     const unknown = new Set(applied.unknown.map((u) => u.index));
     const licences = stamped.flatMap((e, index) => (e.type === 'licence' && !unknown.has(index) ? [{ e, index }] : []));
     if (licences.length > 0) out.licences = await bindFromDevices(licences);
+    const ota = stamped.flatMap((e, index) => (isOtaEvent(e) && !unknown.has(index) ? [{ e, index }] : []));
+    if (ota.length > 0) out.ota = await applyOtaEvents(db, ota);
     return out;
   };
 
@@ -149,6 +152,13 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
 
+  /** `devices/<uid>/ota` for the default `$share/iot-console/devices/+/events`: the event topic, shared prefix dropped, its last level `ota`. */
+  const otaReplyTopic = (uid: string) =>
+    config.mqttTopic
+      .replace(/^\$share\/[^/]+\//, '')
+      .replace('+', uid)
+      .replace(/\/[^/]*$/, '/ota');
+
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
@@ -159,6 +169,9 @@ export const createDeviceStateService = (services: Services, log: FastifyBaseLog
       .then(async () => {
         const out = await ingest(batch);
         if (out.unknown.length > 0) log.warn({ unknown: out.unknown.slice(0, 10), count: out.unknown.length }, 'mqtt: unknown uids');
+        // A device on MQTT hears what became of its OTA events (its offer) on its own `…/<uid>/ota` topic.
+        for (const { uid, result, offer } of out.ota ?? [])
+          client?.publish(otaReplyTopic(uid), JSON.stringify(offer ? { uid, result, offer } : { uid, result }), { qos: 1 });
       })
       .catch((err: unknown) => log.error({ err }, 'mqtt ingestion failed'));
   };

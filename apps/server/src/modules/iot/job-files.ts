@@ -15,8 +15,8 @@ export const JOB_HANDLERS = {
   device_import: deviceImportHandler,
   device_export: exportHandler('device_export'),
   state_export: exportHandler('state_export'),
-  log_export: logExportHandler,
   push_dispatch: pushDispatchHandler,
+  log_export: logExportHandler,
 };
 
 const servicesByApp = new WeakMap<FastifyInstance, Services>();

@@ -3,6 +3,7 @@ import type { Services } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs.js';
 import { kickJobs } from '../../platform/jobs.js';
 import { nowSeconds } from '../../platform/time.js';
+import { installAlarmPushes } from './alarm-push.js';
 import { closeProviders, dispatchDue } from './dispatch.service.js';
 import { nextDue, queueDispatchJob } from './record.repository.js';
 
@@ -17,6 +18,7 @@ export const pushDispatchHandler: JobHandler = async (ctx) => {
  * dispatch job when one is due. Providers' pooled connections close with the app.
  */
 export const installDispatch = (app: FastifyInstance, services: Services) => {
+  installAlarmPushes();
   const every = services.config.pushSweepMs;
   let timer: NodeJS.Timeout | null = null;
   const sweep = async () => {

@@ -3,7 +3,7 @@ import { badParams, notFound } from '../../platform/errors.js';
 import { type Route, route } from '../../platform/transport.js';
 import { sendTest } from './dispatch.service.js';
 import { eventCfgs, msgPlatforms, msgTemplates, noticeTemplates, pushLinks, pushPlatforms, pushTemplates } from './push.repository.js';
-import { getRecord, listPushRecords } from './record.repository.js';
+import { getRecord, listAlarmPushes, listPushRecords } from './record.repository.js';
 
 /** The title and body of a rendered template. */
 const pick = ({ title, body }: { title: string; body: string }) => ({ title, body });
@@ -17,6 +17,7 @@ export const pushRoutes: Route[] = [
   ...msgTemplates.routes,
   ...eventCfgs.routes,
   route(API.pushRecordList, (ctx, input) => listPushRecords(ctx.conn, ctx.scope, input)),
+  route(API.alarmPushList, (ctx, input) => listAlarmPushes(ctx.conn, ctx.scope, input)),
 
   route(API.pushPlatformTest, async (ctx, input) => {
     const [platform] = await pushPlatforms.get(ctx.conn, ctx.scope, [input.id]);

@@ -90,3 +90,14 @@ export const listDevBinds = defineList(API.devBindList, {
       .select(['b.id', 'b.app_id', 'b.comp_id', 'c.comp_name', 'd.uid', 'b.user_id', 'b.role', 'b.owner_user_id', 'b.gmt_create']),
   toRow: (r) => ({ ...r, id: Number(r.id) }),
 });
+
+/** The app users a device is bound to or shared with, with what reaching them needs (alarm pushes). */
+export const boundUsersOf = async (conn: Conn, deviceId: number) =>
+  conn
+    .selectFrom('umh_devbind as b')
+    .leftJoin('umh_user as u', (j) => j.onRef('u.app_id', '=', 'b.app_id').onRef('u.user_key', '=', 'b.user_key'))
+    .innerJoin('device as d', 'd.id', 'b.device_id')
+    .leftJoin('product as p', 'p.pk', 'd.pk')
+    .select(['b.app_id', 'b.user_id', 'b.role', 'u.email', 'u.phone', 'u.lang', 'p.id as product_id'])
+    .where('b.device_id', '=', deviceId)
+    .execute();

@@ -13,7 +13,10 @@ import { migration as m0012 } from './migrations/0012_online_now.js';
 import { migration as m0013 } from './migrations/0013_heartbeat_hot.js';
 import { migration as m0014 } from './migrations/0014_device_key_indexes.js';
 import { migration as m0015 } from './migrations/0015_push.js';
+import { migration as m0016 } from './migrations/0016_ota.js';
+import { migration as m0017 } from './migrations/0017_apps.js';
 import { migration as m0018 } from './migrations/0018_appdata.js';
+import { migration as m0019 } from './migrations/0019_push_timeline.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -35,7 +38,10 @@ const migrations: Record<string, Migration> = {
   '0013_heartbeat_hot': m0013,
   '0014_device_key_indexes': m0014,
   '0015_push': m0015,
+  '0016_ota': m0016,
+  '0017_apps': m0017,
   '0018_appdata': m0018,
+  '0019_push_timeline': m0019,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

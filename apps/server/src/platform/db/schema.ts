@@ -1,4 +1,4 @@
-import type { AUDIT_ACTIONS, DEVICE_EVENT_TYPES } from '@iot/contract';
+import type { AUDIT_ACTIONS, DEVICE_EVENT_TYPES, OtaUpgradeState, ProductVersionDetail } from '@iot/contract';
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /** Unix seconds, stored as bigint and parsed back to number by both drivers. */
@@ -301,6 +301,43 @@ export interface LicenceBatchTable {
   gmt_create: Unix;
 }
 
+/** A product's firmware version (migration 0016); `count` = devices offered it. */
+export interface ProductVersionTable {
+  id: Generated<number>;
+  pk: string;
+  ver: string;
+  ver_num: number;
+  min_ver_num: number;
+  max_ver_num: number;
+  oem: number;
+  link_id: string;
+  link_type: number;
+  batch_id: string;
+  tag: string;
+  type: number;
+  level: number;
+  state: number;
+  limit: number;
+  count: Generated<number>;
+  details: JSONColumnType<ProductVersionDetail[]>;
+  gmt_create: Unix;
+  gmt_update: Unix;
+}
+
+/** One device's upgrade to one version (migration 0016). */
+export interface OtaUpgradeTable {
+  id: Generated<number>;
+  device_id: number;
+  version_id: number;
+  from_ver_num: number;
+  state: OtaUpgradeState;
+  progress: number;
+  error: string;
+  gmt_offer: Unix;
+  gmt_update: Unix;
+  gmt_finish: Unix | null;
+}
+
 /** Device statistics rollups (migration 0009): comp_id 0 = all companies, pk '' = all products. */
 export interface DeviceDailyTable {
   comp_id: number;
@@ -414,6 +451,49 @@ export interface PushLinkTable extends KitTable {
   type: number;
   platform_id: number;
   template_id: number;
+}
+/** Apps (migration 0017): keys only as SHA-256 + last 4 characters; config columns `img`, `dk_limit`. */
+export interface AppTable extends KitTable {
+  name: string;
+  type: number;
+  gmt_expire: Unix;
+  package_name_ios: string;
+  package_name_android: string;
+  key_hash_ios: string;
+  key_hint_ios: string;
+  key_hash_android: string;
+  key_hint_android: string;
+  img: Generated<string>;
+  dk_limit: ColumnType<{ oem_prefix: string; pri_dk: number; pub_dk: number; ver_num: number }, string | undefined, string>;
+}
+export interface AppDetailTable extends KitTable {
+  app_id: number;
+  client_type: string;
+  app_packet: string;
+  rela_id: string;
+  state: number;
+}
+export interface AppVersionTable extends KitTable {
+  app_id: number;
+  ver: string;
+  /** Generated from `ver`: four numeric parts. */
+  ver_parts: ColumnType<number[], never, never>;
+  name: string;
+  force: number;
+  state: number;
+  details: ColumnType<Record<string, unknown>[], string, string>;
+}
+export interface AppUrlTable extends KitTable {
+  app_id: number;
+  platform: string;
+  lang: string;
+  url: string;
+}
+export interface AppResourceTable extends KitTable {
+  master_id: number;
+  key: string;
+  state: number;
+  urls: ColumnType<Record<string, unknown>[], string, string>;
 }
 export interface PushRecordTable {
   id: ColumnType<number, never, never>;
@@ -568,4 +648,11 @@ export interface DB {
   alarm_log: AlarmLogTable;
   device_log: DeviceLogTable;
   service_log: ServiceLogTable;
+  product_version: ProductVersionTable;
+  ota_upgrade: OtaUpgradeTable;
+  app: AppTable;
+  app_detail: AppDetailTable;
+  app_version: AppVersionTable;
+  app_url: AppUrlTable;
+  app_resource: AppResourceTable;
 }

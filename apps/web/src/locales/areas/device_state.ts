@@ -22,6 +22,10 @@ export const en = {
     wake_state: 'Wake state',
     properties: 'Properties',
     code: 'Licence code',
+    ver_num: 'Firmware version number',
+    progress: 'Progress (%)',
+    success: 'Result',
+    error: 'Error',
   },
   network_types: {
     0: 'Unknown',
@@ -87,6 +91,9 @@ export const en = {
     wake: 'Wake state',
     timeout: 'Heartbeat timeout',
     licence: 'Licence code',
+    ota_check: 'Firmware check',
+    ota_progress: 'Firmware upgrade progress',
+    ota_result: 'Firmware upgrade result',
   },
   history: { fields: { ts: 'Time', type: 'Event', detail: 'Details', time_range: 'Time' } },
   detail: {
@@ -124,6 +131,10 @@ export const zhCN: typeof en = {
     wake_state: '唤醒状态',
     properties: '属性',
     code: '授权码',
+    ver_num: '固件版本号',
+    progress: '进度（%）',
+    success: '结果',
+    error: '错误',
   },
   network_types: {
     0: '未知',
@@ -189,6 +200,9 @@ export const zhCN: typeof en = {
     wake: '唤醒状态',
     timeout: '心跳超时',
     licence: '授权码',
+    ota_check: '固件检查',
+    ota_progress: '固件升级进度',
+    ota_result: '固件升级结果',
   },
   history: { fields: { ts: '时间', type: '事件', detail: '详情', time_range: '时间' } },
   detail: {
@@ -226,6 +240,10 @@ export const zhTW: typeof en = {
     wake_state: '喚醒狀態',
     properties: '屬性',
     code: '授權碼',
+    ver_num: '韌體版本號',
+    progress: '進度（%）',
+    success: '結果',
+    error: '錯誤',
   },
   network_types: {
     0: '未知',
@@ -291,6 +309,9 @@ export const zhTW: typeof en = {
     wake: '喚醒狀態',
     timeout: '心跳逾時',
     licence: '授權碼',
+    ota_check: '韌體檢查',
+    ota_progress: '韌體升級進度',
+    ota_result: '韌體升級結果',
   },
   history: { fields: { ts: '時間', type: '事件', detail: '詳情', time_range: '時間' } },
   detail: {

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { logDayTriggers } from './log-day.js';
 
 /**
  * What the app side reports (issue 8): app users and their daily and per-country rollups,
@@ -19,27 +20,6 @@ const LOG_DAY_SOURCES = [
   { table: 'device_log', log: 2, part: 'comp_id', kind: 'level' },
   { table: 'service_log', log: 3, part: 'service_id', kind: 'level' },
 ] as const;
-
-const countTrigger = (src: (typeof LOG_DAY_SOURCES)[number]) => {
-  const fold = (rows: string, sign: string) => `
-    insert into log_day (log, part, day, k, n)
-    select ${src.log}, v.part, g.day, v.k, ${sign} sum(g.c)::bigint
-    from (select ${src.part}::int as part, (ts / 86400)::int as day, ${src.kind}::int as k, count(*) as c from ${rows} group by 1, 2, 3) g
-    cross join lateral (values (g.part, g.k), (g.part, 0), (0, g.k), (0, 0)) as v(part, k)
-    group by v.part, g.day, v.k
-    order by 2, 3, 4
-    on conflict (log, part, day, k) do update set n = log_day.n + excluded.n;`;
-  return sql.raw(`
-    create function ${src.table}_count_insert() returns trigger language plpgsql as $$
-    begin ${fold('new_rows', '')} return null; end $$;
-    create function ${src.table}_count_delete() returns trigger language plpgsql as $$
-    begin ${fold('old_rows', '-')} return null; end $$;
-    create trigger ${src.table}_count_insert after insert on ${src.table}
-      referencing new table as new_rows for each statement execute function ${src.table}_count_insert();
-    create trigger ${src.table}_count_delete after delete on ${src.table}
-      referencing old table as old_rows for each statement execute function ${src.table}_count_delete();
-  `);
-};
 
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
@@ -145,6 +125,6 @@ export const migration: Migration = {
       create index service_log_ts_idx on service_log (ts, id);
       create index service_log_service_idx on service_log (service_id, ts, id);
     `.execute(db);
-    for (const src of LOG_DAY_SOURCES) await countTrigger(src).execute(db);
+    for (const src of LOG_DAY_SOURCES) await logDayTriggers(src).execute(db);
   },
 };

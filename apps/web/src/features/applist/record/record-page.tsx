@@ -15,7 +15,7 @@ const LangCell = ({ lang, fellBack }: { lang: string; fellBack: boolean }) => {
       {lang} <Tag color="orange">{t('push_record.fell_back')}</Tag>
     </Tooltip>
   ) : (
-    <>{lang}</>
+    lang
   );
 };
 

@@ -1,35 +1,20 @@
-import { DownloadOutlined } from '@ant-design/icons';
-import { STATS_MAX_DAYS, type StatsInput, type StatsOutput } from '@iot/contract';
+import type { StatsInput, StatsOutput } from '@iot/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Col,
-  DatePicker,
-  Flex,
-  Input,
-  Row,
-  Segmented,
-  Select,
-  Space,
-  Statistic,
-  Table,
-  type TableColumnsType,
-  TreeSelect,
-  Typography,
-} from 'antd';
+import { Col, Input, Row, Select, Space, Statistic, Table, type TableColumnsType, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Panel } from '../../../components/panel';
-import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
+import { useProductOptions } from '../../../components/pickers';
 import { useAccess } from '../../../lib/access';
 import { formatTime } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
 import Chart from '../../../shared/stats/chart';
 import { barOption, shareOption, trendOption } from '../../../shared/stats/chart-options';
 import { countryName, rangeOf, statsQueryOptions, xlsxHref } from '../../../shared/stats/stats-query';
+import { StatsToolbar, type StatsView } from '../../../shared/stats/stats-toolbar';
 
-type View = 'chart' | 'table';
+type View = StatsView;
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
@@ -81,7 +66,6 @@ const ProductSelect = ({ value, onChange }: { value?: string; onChange: (pk?: st
 export default function DevStatsPage() {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const companies = useCompanyTreeData();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs().startOf('day')]);
   const [compId, setCompId] = useState<number | undefined>();
   const [pk, setPk] = useState<string | undefined>();
@@ -167,43 +151,17 @@ export default function DevStatsPage() {
       <Typography.Title level={1} style={{ fontSize: 22, marginTop: 0 }}>
         {t('stats.title')}
       </Typography.Title>
-      <Flex wrap gap={12} align="center" style={{ marginBottom: 16 }}>
-        <DatePicker.RangePicker
-          aria-label={t('stats.range')}
-          allowClear={false}
-          value={range}
-          disabledDate={(d, info) =>
-            d.isAfter(dayjs().endOf('day')) || (info.from !== undefined && Math.abs(d.diff(info.from, 'day')) >= STATS_MAX_DAYS)
-          }
-          onChange={(v) => {
-            if (v?.[0] && v[1]) setRange([v[0].startOf('day'), v[1].startOf('day')]);
-          }}
-        />
-        <TreeSelect
-          aria-label={t('stats.fields.comp_id')}
-          placeholder={t('stats.all_companies')}
-          allowClear
-          treeDefaultExpandAll
-          showSearch={{ treeNodeFilterProp: 'title' }}
-          style={{ width: 220 }}
-          treeData={companies}
-          value={compId}
-          onChange={(v?: number) => setCompId(v ?? undefined)}
-        />
+      <StatsToolbar
+        range={range}
+        onRange={setRange}
+        compId={compId}
+        onCompId={setCompId}
+        view={view}
+        onView={setView}
+        downloadHref={s ? xlsxHref(params, s.download_ticket) : undefined}
+      >
         <ProductFilter value={pk} onChange={setPk} />
-        <Segmented<View>
-          aria-label={t('stats.view')}
-          value={view}
-          onChange={setView}
-          options={[
-            { value: 'chart', label: t('stats.charts') },
-            { value: 'table', label: t('stats.tables') },
-          ]}
-        />
-        <Button icon={<DownloadOutlined />} href={s ? xlsxHref(params, s.download_ticket) : undefined} disabled={!s} download>
-          {t('stats.download')}
-        </Button>
-      </Flex>
+      </StatsToolbar>
       <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
         {(
           [

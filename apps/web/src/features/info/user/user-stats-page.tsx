@@ -1,31 +1,17 @@
-import { DownloadOutlined } from '@ant-design/icons';
-import { type AppStatsInput, type AppStatsOutput, STATS_MAX_DAYS } from '@iot/contract';
+import type { AppStatsInput, AppStatsOutput } from '@iot/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Col,
-  DatePicker,
-  Flex,
-  InputNumber,
-  Row,
-  Segmented,
-  Statistic,
-  Table,
-  type TableColumnsType,
-  TreeSelect,
-  Typography,
-} from 'antd';
+import { Col, InputNumber, Row, Statistic, Table, type TableColumnsType, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Panel } from '../../../components/panel';
-import { useCompanyTreeData } from '../../../components/pickers';
 import { currentLanguage } from '../../../lib/i18n';
 import Chart from '../../../shared/stats/chart';
 import { barOption, linesOption } from '../../../shared/stats/chart-options';
 import { appStatsQueryOptions, appStatsXlsxHref, countryName, rangeOf } from '../../../shared/stats/stats-query';
+import { StatsToolbar, type StatsView } from '../../../shared/stats/stats-toolbar';
 
-type View = 'chart' | 'table';
+type View = StatsView;
 
 const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
   <Panel title={title} size="small" style={{ height: '100%' }}>
@@ -37,7 +23,6 @@ const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; c
 export default function UserStatsPage() {
   const { t } = useTranslation();
   const lang = currentLanguage();
-  const companies = useCompanyTreeData();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs().startOf('day')]);
   const [compId, setCompId] = useState<number | undefined>();
   const [appId, setAppId] = useState<number | undefined>();
@@ -116,29 +101,15 @@ export default function UserStatsPage() {
       <Typography.Title level={1} style={{ fontSize: 22, marginTop: 0 }}>
         {t('appdata.stats.title')}
       </Typography.Title>
-      <Flex wrap gap={12} align="center" style={{ marginBottom: 16 }}>
-        <DatePicker.RangePicker
-          aria-label={t('stats.range')}
-          allowClear={false}
-          value={range}
-          disabledDate={(d, info) =>
-            d.isAfter(dayjs().endOf('day')) || (info.from !== undefined && Math.abs(d.diff(info.from, 'day')) >= STATS_MAX_DAYS)
-          }
-          onChange={(v) => {
-            if (v?.[0] && v[1]) setRange([v[0].startOf('day'), v[1].startOf('day')]);
-          }}
-        />
-        <TreeSelect
-          aria-label={t('stats.fields.comp_id')}
-          placeholder={t('stats.all_companies')}
-          allowClear
-          treeDefaultExpandAll
-          showSearch={{ treeNodeFilterProp: 'title' }}
-          style={{ width: 220 }}
-          treeData={companies}
-          value={compId}
-          onChange={(v?: number) => setCompId(v ?? undefined)}
-        />
+      <StatsToolbar
+        range={range}
+        onRange={setRange}
+        compId={compId}
+        onCompId={setCompId}
+        view={view}
+        onView={setView}
+        downloadHref={s ? appStatsXlsxHref(params, s.download_ticket) : undefined}
+      >
         <InputNumber<number>
           aria-label={t('appdata.stats.app_id')}
           placeholder={t('appdata.stats.all_apps')}
@@ -148,19 +119,7 @@ export default function UserStatsPage() {
           value={appId ?? null}
           onChange={(v) => setAppId(v ?? undefined)}
         />
-        <Segmented<View>
-          aria-label={t('stats.view')}
-          value={view}
-          onChange={setView}
-          options={[
-            { value: 'chart', label: t('stats.charts') },
-            { value: 'table', label: t('stats.tables') },
-          ]}
-        />
-        <Button icon={<DownloadOutlined />} href={s ? appStatsXlsxHref(params, s.download_ticket) : undefined} disabled={!s} download>
-          {t('stats.download')}
-        </Button>
-      </Flex>
+      </StatsToolbar>
       <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
         {(['new_users', 'active_avg', 'active_peak', 'users'] as const).map((key) => (
           <Col key={key} xs={12} sm={6}>

@@ -12,10 +12,12 @@ import { dataQueryOptions, defineResource, listKey } from '../../../lib/resource
 import { useLiveDeviceState } from '../../../shared/device-state/live-state';
 import { stateRows } from '../../../shared/device-state/state-rows';
 import { LiveBadge, OnlineTag } from '../../../shared/device-state/state-view';
+import { UpgradeTable } from '../../../shared/ota/upgrade-table';
 
 /**
  * One device in depth (operate/device, `?uid=`): registration info (v2/iot/web/uid/info/get),
- * live state and properties (state list), state history. Its orders join this page with the mall.
+ * live state and properties (state list), state history, firmware upgrades (v2/ota/admin/product/ver/devices).
+ * Its orders join this page with the mall.
  */
 const history = defineResource({ labels: 'device_state.history', list: API.stateHistory, id: 'id' });
 
@@ -35,6 +37,8 @@ const EventDetail = ({ detail }: { detail: Record<string, unknown> }) => {
     if (k === 'network_type' && typeof v === 'number') return t(`device_state.network_types.${v}`, { defaultValue: String(v) });
     if (k === 'wake_state' && typeof v === 'number') return t(`device_state.wake_states.${v}`, { defaultValue: String(v) });
     if (k === 'last_seen' && typeof v === 'number') return formatTime(v);
+    if (k === 'success' && typeof v === 'number')
+      return t(v === 1 ? 'firmware.upgrade_states.succeeded' : 'firmware.upgrade_states.failed');
     return typeof v === 'string' ? v : JSON.stringify(v);
   };
   return (
@@ -168,6 +172,10 @@ export default function DevicePage() {
             filters={historyFilters}
             baseParams={historyParams}
           />
+          <Typography.Title level={5} style={{ margin: '8px 0 0' }}>
+            {t('firmware.device_history')}
+          </Typography.Title>
+          <UpgradeTable key={`upgrades-${uid}`} params={historyParams} of="device" label="firmware.device_history" />
         </>
       )}
     </Space>

@@ -1,15 +1,17 @@
-import { ShareAltOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, ShareAltOutlined } from '@ant-design/icons';
 import { API, type ProductRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Image, Space, Tag, Typography } from 'antd';
+import { Image, Space, Tabs, Tag, Typography } from 'antd';
 import type { i18n as I18n } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { FieldOption, Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { dataQueryOptions } from '../../../lib/resource';
-import { ImageUpload } from './image-upload';
+import { ImageUpload } from '../../../shared/upload/image-upload';
+import { FirmwareTab } from './firmware-tab';
 import { productResource } from './product-resource';
 import { ShareModal } from './share-modal';
 
@@ -88,8 +90,45 @@ const useColumns = (): Columns<typeof productResource> => {
   );
 };
 
-/** IoT products (product/iot): CRUD, image upload, attributes as JSON, sharing with companies. */
+/**
+ * IoT products (product/iot): CRUD, image upload, attributes as JSON, sharing with companies; the
+ * firmware tab (`?tab=firmware&pk=…`) holds a product's firmware versions and their rollout.
+ */
 export default function ProductPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const tab = search.get('tab') === 'firmware' ? 'firmware' : 'products';
+  const pk = search.get('pk') ?? '';
+  const show = (next: { tab: string; pk?: string }) =>
+    setSearch((prev) => {
+      const params = new URLSearchParams(prev);
+      if (next.tab === 'firmware') params.set('tab', 'firmware');
+      else params.delete('tab');
+      if (next.pk !== undefined) params.set('pk', next.pk);
+      return params;
+    });
+  return (
+    <Tabs
+      activeKey={tab}
+      onChange={(key) => show({ tab: key })}
+      items={[
+        {
+          key: 'products',
+          label: t('firmware.tabs.products'),
+          children: <ProductsTab onFirmware={(row) => show({ tab: 'firmware', pk: row.pk })} />,
+        },
+        {
+          key: 'firmware',
+          label: t('firmware.tabs.firmware'),
+          children: <FirmwareTab pk={pk} onPkChange={(next) => show({ tab: 'firmware', pk: next })} />,
+        },
+      ]}
+    />
+  );
+}
+
+/** The products themselves; `onFirmware` opens a product's firmware tab. */
+const ProductsTab = ({ onFirmware }: { onFirmware: (row: ProductRow) => void }) => {
   const columns = useColumns();
   const treeData = useCompanyTreeData();
   const categoryOptions = useCategoryOptions();
@@ -133,8 +172,15 @@ export default function ProductPage() {
         visible: (row) => !row.shared,
         onClick: (row) => setSharing(row),
       },
+      {
+        key: 'firmware',
+        label: 'firmware.open_firmware',
+        icon: <CloudUploadOutlined />,
+        visible: (row) => !row.shared,
+        onClick: onFirmware,
+      },
     ],
-    [],
+    [onFirmware],
   );
 
   return (
@@ -155,4 +201,4 @@ export default function ProductPage() {
       <ShareModal product={sharing} onClose={() => setSharing(null)} />
     </>
   );
-}
+};

@@ -3,9 +3,9 @@ import { fileUrlOf, type UploadOutput } from '@iot/contract';
 import { Button, Image, Space, Typography, Upload, type UploadProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestHeaders } from '../../../lib/api';
-import { toastError } from '../../../lib/feedback';
-import { uploadErrorKey } from '../../../lib/upload-error';
+import { requestHeaders } from '../../lib/api';
+import { toastError } from '../../lib/feedback';
+import { uploadErrorKey } from '../../lib/upload-error';
 
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'webp', 'gif'];
 /** The server's default UPLOAD_LIMIT; it refuses larger files with 413 anyway. */
