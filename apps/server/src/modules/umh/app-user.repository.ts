@@ -93,7 +93,18 @@ export const listDevBinds = defineList(API.devBindList, {
       .innerJoin('device as d', 'd.id', 'b.device_id')
       .leftJoin('company as c', 'c.comp_id', 'b.comp_id')
       .leftJoin('app as ap', 'ap.id', 'b.app_id')
-      .select(['b.id', 'b.app_id', 'ap.name as app_name', 'b.comp_id', 'c.comp_name', 'd.uid', 'b.user_id', 'b.role', 'b.owner_user_id', 'b.gmt_create']),
+      .select([
+        'b.id',
+        'b.app_id',
+        'ap.name as app_name',
+        'b.comp_id',
+        'c.comp_name',
+        'd.uid',
+        'b.user_id',
+        'b.role',
+        'b.owner_user_id',
+        'b.gmt_create',
+      ]),
   toRow: (r) => ({ ...r, id: Number(r.id) }),
 });
 
