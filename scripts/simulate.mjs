@@ -11,7 +11,8 @@
 //     silent past the server's heartbeat timeout (the server marks it offline, reason 2) and
 //     comes back, one changes NAT type; low-power ones (1 in 10) toggle their wake state.
 //   - the app side (issue 8), through the same interface: --users app users (default: as many as devices)
-//     of --apps apps (ids 1…, default 2) of company --comp-id (default: the admin's, else 1) register over the
+//     of --apps apps (default 2: "Simulator app 1…", found or added with the admin's login, else app ids 1…)
+//     of company --comp-id (default: the admin's, else 1) register over the
 //     last 30 days and sign in on some days since; each device gets an owner (1 in 5 shared with another user);
 //     a week of alarms (types 1-7) and device log lines is backfilled; then, while running, users sign in,
 //     devices raise alarms and write log lines, and the platform services (SPEC §9 ids) write service log lines.
@@ -392,10 +393,37 @@ const sendApp = async (events, counter) => {
   }
 };
 
+/**
+ * The simulated apps: with the admin's login, the apps "Simulator app 1…" of the company (found, or added
+ * through v2/user/app/add); without it, app ids 1… (users of an app id the server has no app for go to
+ * --comp-id's company).
+ */
+const ensureApps = async (compId) => {
+  if (!token) return Array.from({ length: APPS }, (_, i) => i + 1);
+  const ids = [];
+  for (let n = 1; n <= APPS; n++) {
+    const name = `Simulator app ${n}`;
+    const found = await post('v2/user/app/list', { name, comp_id: compId, page_size: 10 }, asUser(token));
+    const hit = found.code === 200 ? found.data.find((a) => a.name === name) : undefined;
+    if (hit) {
+      ids.push(hit.id);
+      continue;
+    }
+    const added = await post('v2/user/app/add', { name, comp_id: compId }, asUser(token));
+    if (added.code !== 200) throw new Error(`v2/user/app/add: ${added.code} ${added.msg ?? ''}`);
+    ids.push(added.data.id);
+  }
+  return ids;
+};
+
 /** Users registered over the last 30 days, sign-ins on some days since, owners and shares, a week of alarms and logs. */
 const seedAppSide = async () => {
   const t0 = Math.floor(now());
   const compId = simCompId ?? 1;
+  const appIds = await ensureApps(compId);
+  appUsers.forEach((u, i) => {
+    u.app_id = appIds[i % appIds.length];
+  });
   const registrations = [];
   const logins = [];
   for (const [i, u] of appUsers.entries()) {
@@ -467,7 +495,7 @@ const seedAppSide = async () => {
       });
   await sendApp(serviceHistory, 'serviceLogs');
   log(
-    `app side: ${appTotals.users} users of ${APPS} apps (company ${compId}), ${appTotals.logins} past sign-ins, ${bindings.length} bindings and shares, ` +
+    `app side: ${appTotals.users} users of ${APPS} apps (ids ${appIds.join(', ')}, company ${compId}), ${appTotals.logins} past sign-ins, ${bindings.length} bindings and shares, ` +
       `${appTotals.alarms} alarms, ${appTotals.deviceLogs} device and ${appTotals.serviceLogs} service log lines of the last week` +
       (appTotals.refused > 0 ? ` (${appTotals.refused} refused: is company ${compId} there? --comp-id)` : ''),
   );

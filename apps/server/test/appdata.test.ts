@@ -133,6 +133,29 @@ describe('app users', () => {
     expect(detail.phone).toBe('13812345678');
   });
 
+  it('a user of an app the platform has takes the app’s company and name; without app or company it is refused', async () => {
+    const app = ok(
+      await t.call<{ id: number; name: string }>('v2/user/app/add', { name: `Cam ${run}`, comp_id: b.compId }, { token: t.adminToken }),
+    );
+    const out = await ingestOk([
+      // The event's company is not the app's: the app's wins.
+      { type: 'user_register', app_id: app.id, comp_id: a.compId, user_id: 'frida', country: 'DE', ts: day0 + 50 },
+      { type: 'user_register', app_id: app.id, user_id: 'gus', ts: day0 + 60 },
+      { type: 'user_register', app_id: 999_999, user_id: 'nobody' },
+    ]);
+    expect(out.refused).toEqual([{ index: 2, reason: 'unknown_app' }]);
+    const rows = (await list<AppUserRow>('v2/umh/admin/user/list', { app_id: app.id })).rows;
+    expect(rows.map((r) => [r.user_id, r.comp_id, r.app_name])).toEqual([
+      ['gus', b.compId, `Cam ${run}`],
+      ['frida', b.compId, `Cam ${run}`],
+    ]);
+    // Company A's administrator does not see them.
+    expect((await list<AppUserRow>('v2/umh/admin/user/list', { app_id: app.id }, a.token)).count).toBe(0);
+    await sql`delete from umh_user where app_id = ${app.id}`.execute(dbOf(t));
+    await sql`delete from app_user_daily where app_id = ${app.id}`.execute(dbOf(t));
+    await sql`delete from app_user_country where app_id = ${app.id}`.execute(dbOf(t));
+  });
+
   it('filters: app, country, registration range, user id and email contain', async () => {
     const ids = async (f: Record<string, unknown>) =>
       (await list<AppUserRow>('v2/umh/admin/user/list', f)).rows.map((r) => r.user_id).sort();
@@ -282,7 +305,7 @@ describe('alarms and logs', () => {
       [{ type: 'alarm', uid: 'AD-1', alarm_type: 8 }, 'events.1.alarm_type'],
       [{ type: 'device_log', uid: 'AD-1', level: 2, text: '' }, 'events.1.text'],
       [{ type: 'service_log', service_id: 3, level: 2, text: 'x' }, 'events.1.service_id'],
-      [{ type: 'user_register', app_id: appA, user_id: 'x' }, 'events.1.comp_id'],
+      [{ type: 'user_register', app_id: appA, comp_id: -3, user_id: 'x' }, 'events.1.comp_id'],
       [{ type: 'share', uid: 'AD-1', app_id: appA, user_id: 'alice' }, 'events.1.to_user_id'],
       [{ type: 'explode', uid: 'AD-1' }, 'events.1.type'],
     ] as const;
@@ -429,7 +452,9 @@ describe('app-user statistics', () => {
       { day: new Date((day0 + 2 * DAY) * 1000).toISOString().slice(0, 10), new_users: 0, active_users: 0 },
     ]);
     expect(stats.totals).toEqual({ new_users: 2, active_avg: 1, active_peak: 2, users: 3 });
-    expect(stats.apps).toEqual([{ app_id: appA, comp_id: a.compId, comp_name: `App A ${run}`, new_users: 2, active_users: 1, users: 3 }]);
+    expect(stats.apps).toEqual([
+      { app_id: appA, app_name: null, comp_id: a.compId, comp_name: `App A ${run}`, new_users: 2, active_users: 1, users: 3 },
+    ]);
     expect(stats.countries).toEqual([
       { country: 'CN', users: 1 },
       { country: 'US', users: 1 },

@@ -53,11 +53,14 @@ export const BIND_ROLES = [1, 2] as const;
 const uidField = () => safeString().trim().min(1).max(64);
 const userIdField = () => safeString().trim().min(1).max(64);
 
-/** An app user signed up (`comp_id`: the app's company, until the app table resolves it; docs/api.md). */
+/**
+ * An app user signed up. Its company is the app's (`app.comp_id`); `comp_id` only names it for an
+ * app id the platform has no app for (ignored otherwise; docs/api.md).
+ */
 export const userRegisterEventSchema = z.object({
   type: z.literal('user_register'),
   app_id: id(),
-  comp_id: id(),
+  comp_id: id().optional(),
   user_id: userIdField(),
   country: text(8).optional(),
   lang: text(16).optional(),
@@ -142,7 +145,7 @@ export const APP_EVENT_TYPES = [
 ] as const;
 
 /** Why an app-side event was not applied (`refused` of the ingestion answer). */
-export const APP_EVENT_REFUSALS = ['unknown_company', 'unknown_user', 'not_owner'] as const;
+export const APP_EVENT_REFUSALS = ['unknown_app', 'unknown_company', 'unknown_user', 'not_owner'] as const;
 
 // ───────────── masking ─────────────
 
@@ -166,6 +169,8 @@ export const maskPhone = (phone: string): string => {
 export const appUserRowSchema = z.object({
   id: z.number().int(),
   app_id: z.number().int(),
+  /** The app's name (null: an app id the platform has no app for). */
+  app_name: z.string().nullable(),
   comp_id: z.number().int(),
   comp_name: z.string().nullable(),
   user_id: z.string(),
@@ -206,6 +211,7 @@ export type AppUserDetail = z.infer<typeof appUserDetailSchema>;
 export const devBindRowSchema = z.object({
   id: z.number().int(),
   app_id: z.number().int(),
+  app_name: z.string().nullable(),
   /** The device's company. */
   comp_id: z.number().int(),
   comp_name: z.string().nullable(),
@@ -336,6 +342,7 @@ export const appStatsDaySchema = z.object({
 });
 export const appStatsAppSchema = z.object({
   app_id: z.number().int(),
+  app_name: z.string().nullable(),
   comp_id: z.number().int(),
   comp_name: z.string().nullable(),
   /** Registered within the range. */

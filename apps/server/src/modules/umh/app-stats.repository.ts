@@ -36,20 +36,29 @@ const conditionOf = (scope: Scope, f: Filter, alias: string): RawBuilder<SqlBool
 /** Per app: new users and average daily active users over days [first, last], and users of all time. */
 const appsOf = async (conn: Conn, scope: Scope, f: Filter, first: number, last: number, limit?: number): Promise<AppStatsApp[]> => {
   const days = last - first + 1;
-  const r = await sql<{ app_id: number; comp_id: number; comp_name: string | null; new_users: number; active: number; users: number }>`
-    select x.app_id, x.comp_id, c.comp_name, x.new_users, x.active, x.users from (
+  const r = await sql<{
+    app_id: number;
+    app_name: string | null;
+    comp_id: number;
+    comp_name: string | null;
+    new_users: number;
+    active: number;
+    users: number;
+  }>`
+    select x.app_id, ap.name as app_name, x.comp_id, c.comp_name, x.new_users, x.active, x.users from (
       select d.app_id, d.comp_id,
         coalesce(sum(d.new_users) filter (where d.day between ${first} and ${last}), 0)::int as new_users,
         coalesce(sum(d.active_users) filter (where d.day between ${first} and ${last}), 0)::int as active,
         coalesce(sum(d.new_users), 0)::int as users
       from app_user_daily d where ${conditionOf(scope, f, 'd')}
       group by d.app_id, d.comp_id
-    ) x left join company c on c.comp_id = x.comp_id
+    ) x left join company c on c.comp_id = x.comp_id left join app ap on ap.id = x.app_id
     order by ${limit === undefined ? sql`x.new_users desc, x.active desc` : sql`x.active desc, x.new_users desc`}, x.app_id, x.comp_id
     ${limit === undefined ? sql`` : sql`limit ${limit}`}
   `.execute(conn);
   return r.rows.map((a) => ({
     app_id: a.app_id,
+    app_name: a.app_name,
     comp_id: a.comp_id,
     comp_name: a.comp_name,
     new_users: Number(a.new_users),

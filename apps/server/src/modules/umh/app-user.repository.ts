@@ -8,6 +8,7 @@ import { inScope } from '../../platform/scope.js';
 const USER_COLUMNS = [
   'u.id',
   'u.app_id',
+  'ap.name as app_name',
   'u.comp_id',
   'c.comp_name',
   'u.user_id',
@@ -20,7 +21,11 @@ const USER_COLUMNS = [
 ] as const;
 
 const selectUsers = (conn: Conn) =>
-  conn.selectFrom('umh_user as u').leftJoin('company as c', 'c.comp_id', 'u.comp_id').select(USER_COLUMNS);
+  conn
+    .selectFrom('umh_user as u')
+    .leftJoin('company as c', 'c.comp_id', 'u.comp_id')
+    .leftJoin('app as ap', 'ap.id', 'u.app_id')
+    .select(USER_COLUMNS);
 
 /** App users (applist/user) of companies in scope, newest registration first; email and phone masked. */
 export const listAppUsers = defineList(API.appUserList, {
@@ -87,7 +92,19 @@ export const listDevBinds = defineList(API.devBindList, {
       .selectFrom('umh_devbind as b')
       .innerJoin('device as d', 'd.id', 'b.device_id')
       .leftJoin('company as c', 'c.comp_id', 'b.comp_id')
-      .select(['b.id', 'b.app_id', 'b.comp_id', 'c.comp_name', 'd.uid', 'b.user_id', 'b.role', 'b.owner_user_id', 'b.gmt_create']),
+      .leftJoin('app as ap', 'ap.id', 'b.app_id')
+      .select([
+        'b.id',
+        'b.app_id',
+        'ap.name as app_name',
+        'b.comp_id',
+        'c.comp_name',
+        'd.uid',
+        'b.user_id',
+        'b.role',
+        'b.owner_user_id',
+        'b.gmt_create',
+      ]),
   toRow: (r) => ({ ...r, id: Number(r.id) }),
 });
 

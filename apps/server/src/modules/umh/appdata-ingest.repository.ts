@@ -37,13 +37,18 @@ const json = (rows: unknown[]) => JSON.stringify(rows);
 /**
  * Registrations: new users of an app (one per app and upper-case user id; a user registered
  * again is left as it is) with their day's new and active counts and their country's count,
- * in the same statement. Answers the positions whose company does not exist.
+ * in the same statement. The user's company is the app's (`app.comp_id`), else — an app id the
+ * platform has no app for — the event's `comp_id`. Answers the positions with neither
+ * (`unknown_app`) and those whose company does not exist (`unknown_company`).
  */
-export const recordRegistrations = async (conn: Conn, events: Indexed<UserRegisterEvent>[]): Promise<number[]> => {
+export const recordRegistrations = async (
+  conn: Conn,
+  events: Indexed<UserRegisterEvent>[],
+): Promise<{ unknownApp: number[]; unknownCompany: number[] }> => {
   const rows = events.map((e) => ({
     i: e.i,
     app_id: e.app_id,
-    comp_id: e.comp_id,
+    comp_id: e.comp_id ?? null,
     user_id: e.user_id,
     country: (e.country ?? '').toUpperCase(),
     lang: e.lang ?? '',
@@ -51,11 +56,13 @@ export const recordRegistrations = async (conn: Conn, events: Indexed<UserRegist
     phone: e.phone ?? '',
     ts: e.ts,
   }));
-  const r = await sql<{ unknown_company: number[] | null }>`
-    with e as (
+  const r = await sql<{ unknown_app: number[] | null; unknown_company: number[] | null }>`
+    with x as (
       select * from jsonb_to_recordset(${json(rows)}::jsonb) as x(
         i int, app_id int, comp_id int, user_id text, country text, lang text, email text, phone text, ts bigint)
     ),
+    e as (select x.i, x.app_id, coalesce(a.comp_id, x.comp_id) as comp_id, x.user_id, x.country, x.lang, x.email, x.phone, x.ts
+      from x left join app a on a.id = x.app_id),
     known as (select e.* from e where exists (select 1 from company c where c.comp_id = e.comp_id)),
     first as (select distinct on (app_id, upper(user_id)) * from known order by app_id, upper(user_id), i),
     ins as (
@@ -76,9 +83,10 @@ export const recordRegistrations = async (conn: Conn, events: Indexed<UserRegist
       select comp_id, app_id, country, count(*) from ins where country <> '' group by 1, 2, 3 order by 1, 2, 3
       on conflict (comp_id, app_id, country) do update set users = app_user_country.users + excluded.users
     )
-    select (select json_agg(e.i order by e.i) from e where not exists (select 1 from known k where k.i = e.i)) as unknown_company
+    select (select json_agg(e.i order by e.i) from e where e.comp_id is null) as unknown_app,
+      (select json_agg(e.i order by e.i) from e where e.comp_id is not null and not exists (select 1 from known k where k.i = e.i)) as unknown_company
   `.execute(conn);
-  return r.rows[0]?.unknown_company ?? [];
+  return { unknownApp: r.rows[0]?.unknown_app ?? [], unknownCompany: r.rows[0]?.unknown_company ?? [] };
 };
 
 /**

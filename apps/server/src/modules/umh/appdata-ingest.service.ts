@@ -48,7 +48,9 @@ export const ingestAppEvents = async (db: Db, items: { index: number; e: AppEven
     const unknown: UnknownUid[] = [];
     const refused: Refused = [];
     if (registrations.length > 0) {
-      for (const index of await recordRegistrations(trx, registrations)) refused.push({ index, reason: 'unknown_company' });
+      const out = await recordRegistrations(trx, registrations);
+      for (const index of out.unknownApp) refused.push({ index, reason: 'unknown_app' });
+      for (const index of out.unknownCompany) refused.push({ index, reason: 'unknown_company' });
     }
     if (logins.length > 0) {
       for (const index of await recordLogins(trx, logins)) refused.push({ index, reason: 'unknown_user' });

@@ -26,7 +26,12 @@ export default function TopAppsCard() {
         loading={apps.isLoading}
         dataSource={apps.data?.rows ?? []}
         columns={[
-          { key: 'app_id', dataIndex: 'app_id', title: t('appdata.stats.fields.app_id') },
+          {
+            key: 'app_name',
+            dataIndex: 'app_name',
+            title: t('appdata.stats.fields.app_name'),
+            render: (n: string | null, r) => n ?? `#${r.app_id}`,
+          },
           {
             key: 'comp_name',
             dataIndex: 'comp_name',

@@ -9,6 +9,7 @@ export const en = {
     fields: {
       id: 'ID',
       app_id: 'App ID',
+      app_name: 'App',
       comp_id: 'Company',
       comp_name: 'Company',
       user_id: 'User ID',
@@ -30,6 +31,7 @@ export const en = {
     fields: {
       id: 'ID',
       app_id: 'App ID',
+      app_name: 'App',
       comp_id: 'Company',
       comp_name: 'Company',
       uid: 'Device UID',
@@ -128,6 +130,7 @@ export const en = {
       active_users: 'Active users',
       users: 'Users (all time)',
       app_id: 'App ID',
+      app_name: 'App',
       comp_name: 'Company',
       country: 'Country',
     },
@@ -149,6 +152,7 @@ export const zhCN: typeof en = {
     fields: {
       id: 'ID',
       app_id: '应用 ID',
+      app_name: '应用',
       comp_id: '公司',
       comp_name: '公司',
       user_id: '用户 ID',
@@ -170,6 +174,7 @@ export const zhCN: typeof en = {
     fields: {
       id: 'ID',
       app_id: '应用 ID',
+      app_name: '应用',
       comp_id: '公司',
       comp_name: '公司',
       uid: '设备 UID',
@@ -268,6 +273,7 @@ export const zhCN: typeof en = {
       active_users: '活跃用户',
       users: '用户总数',
       app_id: '应用 ID',
+      app_name: '应用',
       comp_name: '公司',
       country: '国家',
     },
@@ -289,6 +295,7 @@ export const zhTW: typeof en = {
     fields: {
       id: 'ID',
       app_id: '應用 ID',
+      app_name: '應用',
       comp_id: '公司',
       comp_name: '公司',
       user_id: '使用者 ID',
@@ -310,6 +317,7 @@ export const zhTW: typeof en = {
     fields: {
       id: 'ID',
       app_id: '應用 ID',
+      app_name: '應用',
       comp_id: '公司',
       comp_name: '公司',
       uid: '設備 UID',
@@ -408,6 +416,7 @@ export const zhTW: typeof en = {
       active_users: '活躍使用者',
       users: '使用者總數',
       app_id: '應用 ID',
+      app_name: '應用',
       comp_name: '公司',
       country: '國家',
     },

@@ -13,6 +13,7 @@ const columns: Columns<typeof binds> = [
   { key: 'user_id' },
   { key: 'role', enumLabels: 'appdata.binds.roles', tagColors: { 1: 'blue', 2: 'green' } },
   { key: 'owner_user_id' },
+  { key: 'app_name' },
   { key: 'app_id' },
   { key: 'comp_name' },
   { key: 'gmt_create', time: true, sorter: true },

@@ -16,6 +16,7 @@ const users = defineResource({ labels: 'appdata.users', list: API.appUserList, i
 
 const columns: Columns<typeof users> = [
   { key: 'user_id', sorter: true },
+  { key: 'app_name' },
   { key: 'app_id' },
   { key: 'comp_name' },
   { key: 'country' },
@@ -38,7 +39,7 @@ const UserDetails = ({ row, onClose }: { row: AppUserRow; onClose: () => void })
         <Spin />
       ) : (
         <Descriptions column={1} size="small" bordered>
-          {(['user_id', 'app_id', 'comp_name', 'country', 'lang', 'email', 'phone'] as const).map((k) => (
+          {(['user_id', 'app_name', 'app_id', 'comp_name', 'country', 'lang', 'email', 'phone'] as const).map((k) => (
             <Descriptions.Item key={k} label={f(k)}>
               {String(d[k] ?? '–') || '–'}
             </Descriptions.Item>

@@ -38,7 +38,7 @@ export default function UserStatsPage() {
   const query = useQuery({ ...appStatsQueryOptions(params), placeholderData: keepPreviousData });
   const s: AppStatsOutput | undefined = query.data;
   const f = useCallback(
-    (k: 'day' | 'new_users' | 'active_users' | 'users' | 'app_id' | 'comp_name' | 'country') => t(`appdata.stats.fields.${k}`),
+    (k: 'day' | 'new_users' | 'active_users' | 'users' | 'app_id' | 'app_name' | 'comp_name' | 'country') => t(`appdata.stats.fields.${k}`),
     [t],
   );
 
@@ -58,7 +58,7 @@ export default function UserStatsPage() {
     () =>
       s &&
       barOption(
-        s.apps.slice(0, 10).map((a) => `${a.app_id}${a.comp_name ? ` · ${a.comp_name}` : ''}`),
+        s.apps.slice(0, 10).map((a) => a.app_name ?? `#${a.app_id}`),
         [
           { name: f('new_users'), data: s.apps.slice(0, 10).map((a) => a.new_users) },
           { name: f('active_users'), data: s.apps.slice(0, 10).map((a) => a.active_users) },
@@ -83,6 +83,7 @@ export default function UserStatsPage() {
     num('active_users'),
   ];
   const appColumns: TableColumnsType<AppStatsOutput['apps'][number]> = [
+    { title: f('app_name'), dataIndex: 'app_name', key: 'app_name', render: (n: string | null, r) => n ?? `#${r.app_id}` },
     { title: f('app_id'), dataIndex: 'app_id', key: 'app_id' },
     { title: f('comp_name'), dataIndex: 'comp_name', key: 'comp_name', render: (n: string | null, r) => n ?? r.comp_id },
     num('new_users'),
