@@ -92,7 +92,7 @@ const blockingViolations = async (page: Page): Promise<Finding[]> => {
 const report = (route: string, lang: string, findings: Finding[]) =>
   findings.map((f) => `/${route}?lang=${lang}: ${f.impact} ${f.id} (${f.help}) on ${f.targets.slice(0, 5).join(' | ')}`);
 
-describe('accessibility (axe-core)', () => {
+describe('accessibility (axe-core) and messages', () => {
   let browser: Browser;
 
   beforeAll(async () => {
@@ -104,7 +104,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   for (const lang of LANGUAGES) {
-    it(`finds no serious or critical violation on the ${ROUTES.length} menu routes in ${lang}`, async () => {
+    it(`finds no serious or critical violation and no missing message on the ${ROUTES.length} menu routes in ${lang}`, async () => {
       const { page } = browser;
       const problems: string[] = [];
       for (const route of ROUTES) {
@@ -113,8 +113,21 @@ describe('accessibility (axe-core)', () => {
         expect(new URL(page.url()).pathname).toBe(`/${route}`);
         problems.push(...report(route, lang, await blockingViolations(page)));
       }
+      // Every message a page shows comes from a loaded area (a page's `areas` names what it uses).
+      problems.push(...browser.missingMessages.splice(0));
       if (problems.length > 0) console.error(problems.join('\n'));
       expect(problems).toEqual([]);
     }, 600_000);
   }
+
+  // The loop above keeps one page load, so a message area another route loaded earlier stays
+  // loaded: here each route is the first one its page load opens.
+  it(`shows no missing message on any of the ${ROUTES.length} routes opened first`, async () => {
+    const { page } = browser;
+    for (const route of ROUTES) {
+      await page.goto(`${baseUrl()}/${route}?lang=zh-TW`);
+      await settle(page, route);
+    }
+    expect(browser.missingMessages.splice(0)).toEqual([]);
+  }, 600_000);
 });

@@ -21,6 +21,8 @@ const FLAGS = [
 export interface Browser {
   context: BrowserContext;
   page: Page;
+  /** Messages the console asked for and no loaded message area held (`i18n: missing message …` warnings). */
+  missingMessages: string[];
   close(): Promise<void>;
 }
 
@@ -37,12 +39,19 @@ export const openBrowser = async (
     locale: opts.locale ?? 'en-US',
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  const missingMessages: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().startsWith('i18n: missing message')) missingMessages.push(`${page.url()}: ${message.text()}`);
+  });
   return {
     context,
     page,
+    missingMessages,
+    /** Closes the browser; fails the suite if a page showed a message that no loaded area held. */
     close: async () => {
       await context.close();
       fs.rmSync(dir, { recursive: true, force: true });
+      if (missingMessages.length > 0) throw new Error(`messages missing from the loaded areas:\n${missingMessages.join('\n')}`);
     },
   };
 };

@@ -35,7 +35,7 @@ const configFile = fileURLToPath(import.meta.url);
  * Each rule only moves a module up when every module it imports goes to the same
  * group or a more shared one, so a group never drags in another group's code.
  */
-const MIN_PAGES = 4;
+const MIN_PAGES = Number(process.env.MINP ?? 8);
 const PLAN_PASS_ENV = 'IOT_WEB_CHUNK_PLAN_PASS';
 
 const rules: Array<[group: string, test: RegExp]> = [

@@ -27,6 +27,9 @@ export {
   XLSX_CONTENT_TYPE,
 } from './api/downloads.js';
 
+/** Each area's registry: the web imports the areas a page calls, so a page carries only their schemas. */
+export { APP_API, APPDATA_API, DEVICE_API, DEVICE_STATE_API, JOBS_API, OTA_API, PRODUCT_API, PUSH_API, STATS_API, USER_API };
+
 /**
  * Every API path of the platform: one registry per area under api/, merged here.
  * The server registers routes from it; the web calls `API.<name>.path`.

@@ -2,9 +2,22 @@ import { GROUP_REDIRECTS, MENU_TREE } from '@iot/contract';
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject, useLocation } from 'react-router';
 import { FullPageSpin } from '../components/full-page-spin';
+import { loadAreas } from '../lib/i18n';
+import type { AreaName } from '../locales/areas';
 import type { RouteHandle } from './route-handle';
 
 type PageModule = () => Promise<{ Component: ComponentType }>;
+/** A page's module: the page, and the message areas it uses beyond the base messages (locales/areas.ts). */
+type PageFile = { default: ComponentType; areas?: readonly AreaName[] };
+
+/** A lazy route's loader: the page's module, then its message areas, before it renders. */
+const page =
+  (load: () => Promise<PageFile>): PageModule =>
+  async () => {
+    const module = await load();
+    await loadAreas(module.areas);
+    return { Component: module.default };
+  };
 
 const placeholder: PageModule = async () => ({ Component: (await import('../components/page-state')).NotAvailable });
 const notFound: PageModule = async () => ({ Component: (await import('../components/page-state')).NotFound });
@@ -15,9 +28,9 @@ const publicPlaceholder: PageModule = async () => ({ Component: (await import('.
  * `features/<group>/<screen>/*-page.tsx` (one per folder), loaded lazily. A menu key without a
  * page shows "Not yet available" inside the layout; adding a screen adds its folder, nothing here.
  */
-const PAGES = import.meta.glob<{ default: ComponentType }>('../features/*/*/*-page.tsx');
+const PAGES = import.meta.glob<PageFile>('../features/*/*/*-page.tsx');
 const SCREENS: Record<string, PageModule> = Object.fromEntries(
-  Object.entries(PAGES).map(([file, load]) => [file.split('/').slice(2, 4).join('/'), async () => ({ Component: (await load()).default })]),
+  Object.entries(PAGES).map(([file, load]) => [file.split('/').slice(2, 4).join('/'), page(load)]),
 );
 
 /** Keeps the query string (lang…) across redirects. */
@@ -60,7 +73,7 @@ export const buildRoutes = (shell: { root: ComponentType; requireAuth: Component
       },
       {
         path: 'register',
-        lazy: async () => ({ Component: (await import('../features/auth/register/register-page')).default }),
+        lazy: page(() => import('../features/auth/register/register-page')),
         handle: { title: 'route.register' } satisfies RouteHandle,
       },
       { path: 'live_cdk', lazy: publicPlaceholder, handle: { title: 'route.live_cdk' } satisfies RouteHandle },
@@ -76,7 +89,7 @@ export const buildRoutes = (shell: { root: ComponentType; requireAuth: Component
               { index: true, element: <RedirectKeepQuery to="/dashboard" /> },
               {
                 path: 'dashboard',
-                lazy: async () => ({ Component: (await import('../features/dashboard/dashboard-page')).default }),
+                lazy: page(() => import('../features/dashboard/dashboard-page')),
                 handle: { title: 'route.dashboard', menuKey: 'dashboard' } satisfies RouteHandle,
               },
               {

@@ -1,4 +1,4 @@
-import { API } from '@iot/contract';
+import { USER_API } from '@iot/contract';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import type { FieldConfig } from './field-config';
@@ -24,7 +24,7 @@ const field = (fields: ResolvedField[], name: string) => {
   return f;
 };
 
-const addUser = formModel({ fields: USER_FIELDS, area: 'user', mode: 'add', schema: API.accountAdd.input });
+const addUser = formModel({ fields: USER_FIELDS, area: 'user', mode: 'add', schema: USER_API.accountAdd.input });
 
 describe('a form built from the contract schema', () => {
   it('requires what the add command requires; a confirmation follows what it confirms', () => {
@@ -90,8 +90,8 @@ describe('a form built from the contract schema', () => {
       fields: USER_FIELDS,
       area: 'user',
       mode: 'edit',
-      schema: API.accountSet.input,
-      addSchema: API.accountAdd.input,
+      schema: USER_API.accountSet.input,
+      addSchema: USER_API.accountAdd.input,
       row,
     });
     expect(field(edit.fields, 'comp_id').required).toBe(true);
@@ -108,14 +108,21 @@ describe('a form built from the contract schema', () => {
       { name: 'menu_ids', widget: 'custom' },
     ];
     const row = { id: 1, name: 'r', comp_id: 4, menu_ids: [1] };
-    const edit = formModel({ fields, area: 'role', mode: 'edit', schema: API.roleSet.input, addSchema: API.roleAdd.input, row });
+    const edit = formModel({ fields, area: 'role', mode: 'edit', schema: USER_API.roleSet.input, addSchema: USER_API.roleAdd.input, row });
     expect(edit.payloadOf({ name: 'r2', comp_id: 4, menu_ids: [] })).toEqual({ name: 'r2', menu_ids: [] });
   });
 
   it('edit: an unchanged value the schema would refuse is not objected to (a pending company)', () => {
     const fields: FieldConfig[] = [{ name: 'state', enumLabels: 'company.states' }];
     const row = { comp_id: 1, state: 3 };
-    const edit = formModel({ fields, area: 'company', mode: 'edit', schema: API.companySet.input, addSchema: API.companyAdd.input, row });
+    const edit = formModel({
+      fields,
+      area: 'company',
+      mode: 'edit',
+      schema: USER_API.companySet.input,
+      addSchema: USER_API.companyAdd.input,
+      row,
+    });
     expect(edit.check(field(edit.fields, 'state'), { state: 3 })).toBeNull();
   });
 
@@ -124,7 +131,7 @@ describe('a form built from the contract schema', () => {
       fields: [{ name: 'sys' }, { name: 'port' }],
       area: 'resource',
       mode: 'add',
-      schema: API.resourceAdd.input,
+      schema: USER_API.resourceAdd.input,
       fixed: { res_type: 'datacenter' },
     });
     expect(field(add.fields, 'port')).toMatchObject({ widget: 'number', required: false });
@@ -137,8 +144,8 @@ describe('a form built from the contract schema', () => {
       fields: [{ name: 'user_type', enumLabels: 'user.types' }, { name: 'user_id' }],
       area: 'user',
       mode: 'filter',
-      schema: API.accountList.input,
-      addSchema: API.accountAdd.input,
+      schema: USER_API.accountList.input,
+      addSchema: USER_API.accountAdd.input,
     });
     expect(field(filters.fields, 'user_type').choices).toHaveLength(9);
     expect(filters.payloadOf({ user_type: undefined, user_id: ' a ' })).toEqual({ user_id: 'a' });

@@ -1,4 +1,4 @@
-import { API, type RoleRow } from '@iot/contract';
+import { PRODUCT_API, type RoleRow, USER_API } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { TreeSelectProps } from 'antd';
 import type { i18n as I18n } from 'i18next';
@@ -21,7 +21,7 @@ export const companyTreeData = (nodes: CompanyNode[]): CompanyTreeData =>
 
 /** Same query key as the company screen's tree, so its changes refresh every picker. */
 export const COMPANY_TREE_PARAMS = { tree: 1 };
-export const companyTreeQuery = () => treeQueryOptions(API.companyList, COMPANY_TREE_PARAMS);
+export const companyTreeQuery = () => treeQueryOptions(USER_API.companyList, COMPANY_TREE_PARAMS);
 
 /** The companies in the caller's scope, as a tree picker. */
 export const useCompanyTreeData = (): CompanyTreeData => {
@@ -36,7 +36,7 @@ export const roleLabel = (role: Pick<RoleRow, 'name' | 'cn_name'>, i18n: I18n) =
 /** The roles the caller may see (and give), as select options. */
 export const useRoleOptions = (): FieldOption[] => {
   const { i18n } = useTranslation();
-  const roles = useQuery(listQueryOptions(API.roleList, { page_size: 1000 }));
+  const roles = useQuery(listQueryOptions(USER_API.roleList, { page_size: 1000 }));
   return useMemo(
     () => (roles.data?.rows ?? []).map((r) => ({ value: r.id, text: roleLabel(r, i18n) })),
     // i18n.language: labels follow the language.
@@ -46,6 +46,6 @@ export const useRoleOptions = (): FieldOption[] => {
 
 /** Products the caller may register devices under (own and shared), as select options `name (pk)`. */
 export const useProductOptions = (): FieldOption[] => {
-  const products = useQuery(listQueryOptions(API.productList, { page_size: 1000 }));
+  const products = useQuery(listQueryOptions(PRODUCT_API.productList, { page_size: 1000 }));
   return useMemo(() => (products.data?.rows ?? []).map((p) => ({ value: p.pk, text: `${p.name} (${p.pk})` })), [products.data]);
 };

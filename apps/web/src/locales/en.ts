@@ -1,12 +1,4 @@
-import * as appdataArea from './areas/appdata';
-import * as appsArea from './areas/apps';
-import * as deviceArea from './areas/device';
-import * as device_stateArea from './areas/device_state';
-import * as firmwareArea from './areas/firmware';
-import * as jobsArea from './areas/jobs';
-import * as messagingArea from './areas/messaging';
-import * as productArea from './areas/product';
-import * as statsArea from './areas/stats';
+import type { AreaLoaders, AreaMessages } from './areas';
 
 /**
  * English messages. The shape of this object is the type every other language
@@ -502,16 +494,23 @@ const en = {
     'user/info': 'My account',
     'user/bills': 'Bills',
   },
-  product: productArea.en,
-  device: deviceArea.en,
-  device_state: device_stateArea.en,
-  jobs: jobsArea.en,
-  stats: statsArea.en,
-  firmware: firmwareArea.en,
-  apps: appsArea.en,
-  ...messagingArea.en,
-  appdata: appdataArea.en,
 };
 
-export type Messages = typeof en;
+/** What every page and the shell use. */
+export type BaseMessages = typeof en;
+/** All messages, areas included: the shape of the typed label keys (lib/labels.ts). */
+export type Messages = BaseMessages & AreaMessages;
+
+/** This language's message areas (locales/areas.ts), each a chunk of its own holding this language only. */
+export const areas: AreaLoaders = {
+  product: async () => ({ product: (await import('./areas/product')).en }),
+  device: async () => ({ device: (await import('./areas/device')).en }),
+  device_state: async () => ({ device_state: (await import('./areas/device_state')).en }),
+  jobs: async () => ({ jobs: (await import('./areas/jobs')).en }),
+  stats: async () => ({ stats: (await import('./areas/stats')).en }),
+  firmware: async () => ({ firmware: (await import('./areas/firmware')).en }),
+  apps: async () => ({ apps: (await import('./areas/apps')).en }),
+  appdata: async () => ({ appdata: (await import('./areas/appdata')).en }),
+  messaging: async () => (await import('./areas/messaging')).en,
+};
 export default en;

@@ -1,8 +1,9 @@
 import { ALL_MENU_KEYS, ErrorCode, EXPORT_LABELS, LANGUAGES } from '@iot/contract';
-import { describe, expect, it } from 'vitest';
-import en from './en';
-import zhCN from './zh-CN';
-import zhTW from './zh-TW';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AreaLoaders } from './areas';
+import enBase, { areas as enAreas } from './en';
+import zhCNBase, { areas as zhCNAreas } from './zh-CN';
+import zhTWBase, { areas as zhTWAreas } from './zh-TW';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -15,17 +16,37 @@ const flatten = (tree: Tree, prefix = ''): Record<string, string> =>
     return acc;
   }, {});
 
-const locales: Record<string, Record<string, string>> = { en: flatten(en), 'zh-CN': flatten(zhCN), 'zh-TW': flatten(zhTW) };
+/** A language's base messages with every area merged in, as the console holds them once all are loaded. */
+const withAreas = async <T extends object>(base: T, areas: AreaLoaders) => {
+  const loaded = await Promise.all(Object.values(areas).map((load) => load()));
+  for (const area of loaded)
+    for (const key of Object.keys(area)) expect(base, `area key ${key} shadows a base key`).not.toHaveProperty(key);
+  return Object.assign({}, base, ...loaded) as T & Awaited<ReturnType<AreaLoaders[keyof AreaLoaders]>>;
+};
+
+let en: Awaited<ReturnType<typeof withAreas<typeof enBase>>>;
+let zhCN: typeof en;
+let zhTW: typeof en;
+const locales: Record<string, Record<string, string>> = {};
+
+beforeAll(async () => {
+  en = await withAreas(enBase, enAreas);
+  zhCN = await withAreas(zhCNBase, zhCNAreas);
+  zhTW = await withAreas(zhTWBase, zhTWAreas);
+  Object.assign(locales, { en: flatten(en), 'zh-CN': flatten(zhCN), 'zh-TW': flatten(zhTW) });
+});
 
 describe('locales', () => {
   it('cover exactly the supported languages', () => {
     expect(Object.keys(locales).sort()).toEqual([...LANGUAGES].sort());
   });
 
-  for (const [a, ma] of Object.entries(locales)) {
-    for (const [b, mb] of Object.entries(locales)) {
+  for (const a of LANGUAGES) {
+    for (const b of LANGUAGES) {
       if (a === b) continue;
       it(`every ${a} key exists in ${b}`, () => {
+        const [ma, mb] = [locales[a] ?? {}, locales[b] ?? {}];
+        expect(Object.keys(ma).length).toBeGreaterThan(500);
         const missing = Object.keys(ma).filter((k) => !(k in mb));
         expect(missing).toEqual([]);
       });
@@ -58,6 +79,6 @@ describe('locales', () => {
 
   it("name the import's refused rows as the server's report does (contract labels)", () => {
     const byLanguage = { en, 'zh-CN': zhCN, 'zh-TW': zhTW };
-    for (const lang of LANGUAGES) expect(byLanguage[lang].jobs.reasons).toEqual(EXPORT_LABELS[lang].importReport.reasons);
+    for (const lang of LANGUAGES) expect(byLanguage[lang].jobs?.reasons).toEqual(EXPORT_LABELS[lang].importReport.reasons);
   });
 });

@@ -1,15 +1,7 @@
-import * as appdataArea from './areas/appdata';
-import * as appsArea from './areas/apps';
-import * as deviceArea from './areas/device';
-import * as device_stateArea from './areas/device_state';
-import * as firmwareArea from './areas/firmware';
-import * as jobsArea from './areas/jobs';
-import * as messagingArea from './areas/messaging';
-import * as productArea from './areas/product';
-import * as statsArea from './areas/stats';
-import type { Messages } from './en';
+import type { AreaLoaders } from './areas';
+import type { BaseMessages } from './en';
 
-const zhCN: Messages = {
+const zhCN: BaseMessages = {
   app: {
     title: '云平台管理后台',
     language: '语言',
@@ -498,15 +490,19 @@ const zhCN: Messages = {
     'user/info': '我的账户',
     'user/bills': '账单',
   },
-  product: productArea.zhCN,
-  device: deviceArea.zhCN,
-  device_state: device_stateArea.zhCN,
-  jobs: jobsArea.zhCN,
-  stats: statsArea.zhCN,
-  firmware: firmwareArea.zhCN,
-  apps: appsArea.zhCN,
-  ...messagingArea.zhCN,
-  appdata: appdataArea.zhCN,
+};
+
+/** This language's message areas (locales/areas.ts), each a chunk of its own holding this language only. */
+export const areas: AreaLoaders = {
+  product: async () => ({ product: (await import('./areas/product')).zhCN }),
+  device: async () => ({ device: (await import('./areas/device')).zhCN }),
+  device_state: async () => ({ device_state: (await import('./areas/device_state')).zhCN }),
+  jobs: async () => ({ jobs: (await import('./areas/jobs')).zhCN }),
+  stats: async () => ({ stats: (await import('./areas/stats')).zhCN }),
+  firmware: async () => ({ firmware: (await import('./areas/firmware')).zhCN }),
+  apps: async () => ({ apps: (await import('./areas/apps')).zhCN }),
+  appdata: async () => ({ appdata: (await import('./areas/appdata')).zhCN }),
+  messaging: async () => (await import('./areas/messaging')).zhCN,
 };
 
 export default zhCN;

@@ -1,15 +1,7 @@
-import * as appdataArea from './areas/appdata';
-import * as appsArea from './areas/apps';
-import * as deviceArea from './areas/device';
-import * as device_stateArea from './areas/device_state';
-import * as firmwareArea from './areas/firmware';
-import * as jobsArea from './areas/jobs';
-import * as messagingArea from './areas/messaging';
-import * as productArea from './areas/product';
-import * as statsArea from './areas/stats';
-import type { Messages } from './en';
+import type { AreaLoaders } from './areas';
+import type { BaseMessages } from './en';
 
-const zhTW: Messages = {
+const zhTW: BaseMessages = {
   app: {
     title: '雲平台管理後台',
     language: '語言',
@@ -498,15 +490,19 @@ const zhTW: Messages = {
     'user/info': '我的帳戶',
     'user/bills': '帳單',
   },
-  product: productArea.zhTW,
-  device: deviceArea.zhTW,
-  device_state: device_stateArea.zhTW,
-  jobs: jobsArea.zhTW,
-  stats: statsArea.zhTW,
-  firmware: firmwareArea.zhTW,
-  apps: appsArea.zhTW,
-  ...messagingArea.zhTW,
-  appdata: appdataArea.zhTW,
+};
+
+/** This language's message areas (locales/areas.ts), each a chunk of its own holding this language only. */
+export const areas: AreaLoaders = {
+  product: async () => ({ product: (await import('./areas/product')).zhTW }),
+  device: async () => ({ device: (await import('./areas/device')).zhTW }),
+  device_state: async () => ({ device_state: (await import('./areas/device_state')).zhTW }),
+  jobs: async () => ({ jobs: (await import('./areas/jobs')).zhTW }),
+  stats: async () => ({ stats: (await import('./areas/stats')).zhTW }),
+  firmware: async () => ({ firmware: (await import('./areas/firmware')).zhTW }),
+  apps: async () => ({ apps: (await import('./areas/apps')).zhTW }),
+  appdata: async () => ({ appdata: (await import('./areas/appdata')).zhTW }),
+  messaging: async () => (await import('./areas/messaging')).zhTW,
 };
 
 export default zhTW;

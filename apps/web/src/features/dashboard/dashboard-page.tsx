@@ -1,5 +1,5 @@
 import { AuditOutlined, BankOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { API, CompanyState } from '@iot/contract';
+import { CompanyState, USER_API } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Flex, Row, Statistic, Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Panel } from '../../components/panel';
 import { useAccess } from '../../lib/access';
+import type { AreaName } from '../../lib/i18n';
 import { currentLanguage } from '../../lib/i18n';
 import type { LabelKey } from '../../lib/labels';
 import { withLang } from '../../lib/lang';
@@ -19,7 +20,7 @@ interface CountCardProps {
   title: LabelKey;
   icon: ReactNode;
   /** The list counted (its `count`, read with page_size 1). */
-  list: typeof API.companyList | typeof API.accountList | typeof API.roleList;
+  list: typeof USER_API.companyList | typeof USER_API.accountList | typeof USER_API.roleList;
   params?: { state?: number };
   /** Where the card leads (a route with its filter), with its link text. */
   link?: { to: string; search: string; label: LabelKey };
@@ -38,6 +39,9 @@ const CountCard = ({ title, icon, list, params = {}, link }: CountCardProps) => 
   );
 };
 
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['appdata', 'stats'];
+
 /** Overview: counts of what the user may see (lists read with page_size 1). */
 export default function DashboardPage() {
   const { t } = useTranslation();
@@ -45,12 +49,12 @@ export default function DashboardPage() {
   const access = useAccess();
   const user = session?.user;
   const allCards: (CountCardProps & { key: string; show: boolean })[] = [
-    { key: 'companies', title: 'dashboard.companies', icon: <BankOutlined />, list: API.companyList, show: true },
+    { key: 'companies', title: 'dashboard.companies', icon: <BankOutlined />, list: USER_API.companyList, show: true },
     {
       key: 'pending',
       title: 'dashboard.pending_companies',
       icon: <AuditOutlined />,
-      list: API.companyList,
+      list: USER_API.companyList,
       params: { state: CompanyState.PENDING },
       link: { to: '/operate/company', search: `?state=${CompanyState.PENDING}`, label: 'dashboard.review_pending' },
       show: access.can('operate/company'),
@@ -59,14 +63,14 @@ export default function DashboardPage() {
       key: 'users',
       title: 'dashboard.users',
       icon: <UserOutlined />,
-      list: API.accountList,
+      list: USER_API.accountList,
       show: access.can('operate/user'),
     },
     {
       key: 'roles',
       title: 'dashboard.roles',
       icon: <TeamOutlined />,
-      list: API.roleList,
+      list: USER_API.roleList,
       show: access.can('system/role'),
     },
   ];

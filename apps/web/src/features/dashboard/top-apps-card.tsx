@@ -1,4 +1,4 @@
-import { API } from '@iot/contract';
+import { APPDATA_API } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { listQueryOptions } from '../../lib/resource';
 /** Dashboard: the top 5 apps in scope by daily active users of the last 30 days (holders of info/user). */
 export default function TopAppsCard() {
   const { t } = useTranslation();
-  const apps = useQuery(listQueryOptions(API.appRank, {}));
+  const apps = useQuery(listQueryOptions(APPDATA_API.appRank, {}));
   return (
     <Panel
       title={t('appdata.stats.card_title')}

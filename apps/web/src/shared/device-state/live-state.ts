@@ -1,11 +1,11 @@
-import { API, type DeviceStateRow, LIVE_PATH, LIVE_STATE_EVENT, type LiveState } from '@iot/contract';
+import { DEVICE_STATE_API, type DeviceStateRow, LIVE_PATH, LIVE_STATE_EVENT, type LiveState } from '@iot/contract';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type ListResult, listKey } from '../../lib/resource';
 import { useToken } from '../../lib/session';
 
 /** The lists of device state rows: live changes patch them all. */
-const STATE_LISTS = [API.devStateList, API.wolStateGet];
+const STATE_LISTS = [DEVICE_STATE_API.devStateList, DEVICE_STATE_API.wolStateGet];
 /** How long a row changed by the live stream stays highlighted. */
 const HIGHLIGHT_MS = 8000;
 

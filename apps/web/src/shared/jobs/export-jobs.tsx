@@ -1,5 +1,5 @@
 import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
-import { type API, ExportState, type JobRow } from '@iot/contract';
+import { type APPDATA_API, ExportState, type JobRow } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Modal, Space, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -24,8 +24,8 @@ const EXPORT_MAX_MONTHS = 3;
 const stateColor: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
 
 export interface RangeExportDefs {
-  add: typeof API.logExportAdd;
-  list: typeof API.logExportList;
+  add: typeof APPDATA_API.logExportAdd;
+  list: typeof APPDATA_API.logExportList;
 }
 
 /** Export jobs of a list with state and download (polled while one is exporting). */

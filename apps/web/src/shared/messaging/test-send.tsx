@@ -1,4 +1,4 @@
-import { API, type PushRecordRow } from '@iot/contract';
+import { PUSH_API, type PushRecordRow } from '@iot/contract';
 import { Alert, Descriptions, Modal, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,8 +48,8 @@ export const useTestSend = () => {
     if (!target) return;
     const answer =
       target.kind === 'platform'
-        ? await call(API.pushPlatformTest, { ...payload, id: target.id } as never)
-        : await call(API.pushTemplateTest, { ...payload, id: target.id } as never);
+        ? await call(PUSH_API.pushPlatformTest, { ...payload, id: target.id } as never)
+        : await call(PUSH_API.pushTemplateTest, { ...payload, id: target.id } as never);
     setRecord(answer);
   };
   const modal = (
@@ -61,7 +61,7 @@ export const useTestSend = () => {
         fields={target?.kind === 'template' ? templateFields : platformFields}
         area={target?.kind === 'template' ? 'push_template' : 'push_platform'}
         mode="add"
-        schema={target?.kind === 'template' ? API.pushTemplateTest.input : API.pushPlatformTest.input}
+        schema={target?.kind === 'template' ? PUSH_API.pushTemplateTest.input : PUSH_API.pushPlatformTest.input}
         fixed={target ? { id: target.id } : undefined}
         onSubmit={send}
         onClose={() => setTarget(null)}

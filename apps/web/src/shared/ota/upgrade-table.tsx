@@ -1,4 +1,4 @@
-import { API, OTA_UPGRADE_STATES, type OtaUpgradeRow, type OtaUpgradeState } from '@iot/contract';
+import { OTA_API, OTA_UPGRADE_STATES, type OtaUpgradeRow, type OtaUpgradeState } from '@iot/contract';
 import { Progress, Tag } from 'antd';
 import { useMemo } from 'react';
 import { type Fields, valueOptions } from '../../components/field-config';
@@ -7,7 +7,7 @@ import type { LabelKey } from '../../lib/labels';
 import { defineResource } from '../../lib/resource';
 
 /** Devices' firmware upgrades (v2/ota/admin/product/ver/devices): a version's rollout, a device's history. */
-export const upgradeRows = defineResource({ labels: 'firmware.upgrade', list: API.productVerDevices, id: 'id' });
+export const upgradeRows = defineResource({ labels: 'firmware.upgrade', list: OTA_API.productVerDevices, id: 'id' });
 
 export const UPGRADE_STATE_COLORS: Record<OtaUpgradeState, string> = {
   offered: 'blue',

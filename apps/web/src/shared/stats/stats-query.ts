@@ -1,4 +1,12 @@
-import { API, APP_STATS_XLSX_PATH, type AppStatsInput, SECONDS_PER_DAY, STATS_XLSX_PATH, type StatsInput } from '@iot/contract';
+import {
+  APP_STATS_XLSX_PATH,
+  APPDATA_API,
+  type AppStatsInput,
+  SECONDS_PER_DAY,
+  STATS_API,
+  STATS_XLSX_PATH,
+  type StatsInput,
+} from '@iot/contract';
 import type { Dayjs } from 'dayjs';
 import { downloadHref } from '../../lib/downloads';
 import { dataQueryOptions } from '../../lib/resource';
@@ -9,7 +17,7 @@ export const rangeOf = (from: Dayjs, to: Dayjs): Pick<StatsInput, 'gmt_start' | 
   gmt_end: Date.UTC(to.year(), to.month(), to.date()) / 1000 + SECONDS_PER_DAY,
 });
 
-export const statsQueryOptions = (params: StatsInput) => dataQueryOptions(API.devStatistics, params);
+export const statsQueryOptions = (params: StatsInput) => dataQueryOptions(STATS_API.devStatistics, params);
 
 /** The .xlsx of the same numbers, as a link a browser can follow (the ticket stands in for the token). */
 export const xlsxHref = (params: StatsInput, ticket: string) =>
@@ -25,7 +33,7 @@ export const countryName = (code: string, lang: string) => {
 };
 
 /** The app-user statistics (info/user) and their .xlsx link. */
-export const appStatsQueryOptions = (params: AppStatsInput) => dataQueryOptions(API.appStatistics, params);
+export const appStatsQueryOptions = (params: AppStatsInput) => dataQueryOptions(APPDATA_API.appStatistics, params);
 export const appStatsXlsxHref = (params: AppStatsInput, ticket: string) =>
   downloadHref(APP_STATS_XLSX_PATH, {
     gmt_start: params.gmt_start,

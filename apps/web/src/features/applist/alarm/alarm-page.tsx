@@ -1,15 +1,16 @@
-import { API } from '@iot/contract';
+import { APPDATA_API } from '@iot/contract';
 import { useMemo } from 'react';
 import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /**
  * Alarm logs (applist/alarm): alarms of devices in scope, newest first, paged at any depth from
  * the server's day counters. (Alarm pushes, v2/umh/admin/alarmpush/list, come with the push records.)
  */
-const alarms = defineResource({ labels: 'appdata.alarms', list: API.alarmLogList, id: 'id' });
+const alarms = defineResource({ labels: 'appdata.alarms', list: APPDATA_API.alarmLogList, id: 'id' });
 
 const TYPE_COLORS = { 1: 'red', 2: 'volcano', 3: 'orange', 4: 'gold', 5: 'blue', 6: 'purple', 7: 'default' };
 
@@ -21,6 +22,9 @@ const columns: Columns<typeof alarms> = [
   { key: 'pk' },
   { key: 'comp_name' },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['appdata'];
 
 export default function AlarmPage() {
   const companies = useCompanyTreeData();

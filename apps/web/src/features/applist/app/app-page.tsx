@@ -1,5 +1,5 @@
 import { AppstoreOutlined, KeyOutlined } from '@ant-design/icons';
-import { API, type AppPlatform, type AppRow, appDownloadLink } from '@iot/contract';
+import { APP_API, type AppPlatform, type AppRow, appDownloadLink } from '@iot/contract';
 import { Button, Drawer, Tabs, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatTime } from '../../../lib/format';
+import type { AreaName } from '../../../lib/i18n';
 import { useIsMobile } from '../../../lib/use-mobile';
 import { appRows } from './app-resources';
 import { CfgTab, DetailTab, ResourceTab, UrlTab } from './child-tabs';
@@ -55,13 +56,16 @@ const AppDrawer = ({ app, onClose }: { app: AppRow | null; onClose: () => void }
   );
 };
 
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['apps', 'product'];
+
 /** Apps (applist/app): list, add/edit, keys shown once and rotated, and each app's drawer. */
 export default function AppPage() {
   const { t } = useTranslation();
   const companies = useCompanyTreeData();
   const [open, setOpen] = useState<AppRow | null>(null);
   const [shown, setShown] = useState<ShownKeys | null>(null);
-  const rotate = appRows.useAction(API.appKeyRotate);
+  const rotate = appRows.useAction(APP_API.appKeyRotate);
 
   const columns: Columns<typeof appRows> = [
     {

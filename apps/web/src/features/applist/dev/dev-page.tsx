@@ -1,12 +1,13 @@
-import { API } from '@iot/contract';
+import { APPDATA_API } from '@iot/contract';
 import { useMemo } from 'react';
 import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /** Device bindings (owners) and shares (applist/dev): read only, of devices in scope. */
-const binds = defineResource({ labels: 'appdata.binds', list: API.devBindList, id: 'id' });
+const binds = defineResource({ labels: 'appdata.binds', list: APPDATA_API.devBindList, id: 'id' });
 
 const columns: Columns<typeof binds> = [
   { key: 'uid' },
@@ -18,6 +19,9 @@ const columns: Columns<typeof binds> = [
   { key: 'comp_name' },
   { key: 'gmt_create', time: true, sorter: true },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['appdata'];
 
 export default function DevBindPage() {
   const companies = useCompanyTreeData();

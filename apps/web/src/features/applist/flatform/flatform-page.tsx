@@ -1,27 +1,28 @@
 import { SendOutlined } from '@ant-design/icons';
-import { API, type PushProvider } from '@iot/contract';
+import { PUSH_API, type PushProvider } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 import { useTestSend } from '../../../shared/messaging/test-send';
 
 /** Push platforms (one provider account each) and apps' vendor message platforms (applist/flatform). */
 const platforms = defineResource({
   labels: 'push_platform',
-  list: API.pushPlatformList,
-  add: API.pushPlatformAdd,
-  set: API.pushPlatformSet,
-  del: API.pushPlatformDel,
+  list: PUSH_API.pushPlatformList,
+  add: PUSH_API.pushPlatformAdd,
+  set: PUSH_API.pushPlatformSet,
+  del: PUSH_API.pushPlatformDel,
   id: 'id',
 });
 const msgPlatforms = defineResource({
   labels: 'msg_platform',
-  list: API.msgPlatformList,
-  add: API.msgPlatformAdd,
-  set: API.msgPlatformSet,
-  del: API.msgPlatformDel,
+  list: PUSH_API.msgPlatformList,
+  add: PUSH_API.msgPlatformAdd,
+  set: PUSH_API.msgPlatformSet,
+  del: PUSH_API.msgPlatformDel,
   id: 'id',
 });
 
@@ -87,6 +88,9 @@ const msgForm: Fields<'msg_platform'> = [
   { name: 'open_param' },
   { name: 'secret_file', wide: true },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['messaging'];
 
 export default function FlatformPage() {
   const { t } = useTranslation();

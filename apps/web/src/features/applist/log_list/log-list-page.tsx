@@ -1,5 +1,5 @@
 import { ExportOutlined } from '@ant-design/icons';
-import { API } from '@iot/contract';
+import { APPDATA_API } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,11 +8,12 @@ import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { useAccess } from '../../../lib/access';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /** Device logs (scoped like the devices) with their .xlsx export, and the platform services' logs. */
-const deviceLogs = defineResource({ labels: 'appdata.device_logs', list: API.deviceLogList, id: 'id' });
-const serviceLogs = defineResource({ labels: 'appdata.service_logs', list: API.serviceLogList, id: 'id' });
+const deviceLogs = defineResource({ labels: 'appdata.device_logs', list: APPDATA_API.deviceLogList, id: 'id' });
+const serviceLogs = defineResource({ labels: 'appdata.service_logs', list: APPDATA_API.serviceLogList, id: 'id' });
 
 const LEVEL_COLORS = { 1: 'default', 2: 'blue', 3: 'orange', 4: 'red' };
 
@@ -67,7 +68,11 @@ const DeviceLogs = () => {
         <DialogButton
           icon={<ExportOutlined />}
           load={() => import('../../../shared/jobs/export-jobs').then((m) => m.RangeExportDialog)}
-          dialogProps={{ filters: applied, defs: { add: API.logExportAdd, list: API.logExportList }, labels: EXPORT_LABELS }}
+          dialogProps={{
+            filters: applied,
+            defs: { add: APPDATA_API.logExportAdd, list: APPDATA_API.logExportList },
+            labels: EXPORT_LABELS,
+          }}
         >
           {t('appdata.logs.export')}
         </DialogButton>
@@ -75,6 +80,9 @@ const DeviceLogs = () => {
     />
   );
 };
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['appdata', 'jobs'];
 
 export default function LogListPage() {
   const { t } = useTranslation();

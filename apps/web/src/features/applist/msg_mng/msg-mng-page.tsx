@@ -1,25 +1,26 @@
-import { API } from '@iot/contract';
+import { PUSH_API } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /** Message templates (types 1–12, per language) and the event configs that send them (applist/msg_mng). */
 const templates = defineResource({
   labels: 'msg_template',
-  list: API.msgTemplateList,
-  add: API.msgTemplateAdd,
-  set: API.msgTemplateSet,
-  del: API.msgTemplateDel,
+  list: PUSH_API.msgTemplateList,
+  add: PUSH_API.msgTemplateAdd,
+  set: PUSH_API.msgTemplateSet,
+  del: PUSH_API.msgTemplateDel,
   id: 'id',
 });
 const events = defineResource({
   labels: 'event_cfg',
-  list: API.eventCfgList,
-  add: API.eventCfgAdd,
-  set: API.eventCfgSet,
-  del: API.eventCfgDel,
+  list: PUSH_API.eventCfgList,
+  add: PUSH_API.eventCfgAdd,
+  set: PUSH_API.eventCfgSet,
+  del: PUSH_API.eventCfgDel,
   id: 'id',
 });
 
@@ -74,6 +75,9 @@ const ChannelList = ({ values }: { values: number[] }) => {
   const { t } = useTranslation();
   return <>{values.map((v) => t(`event_cfg.channels.${v}` as 'event_cfg.channels.1')).join(', ')}</>;
 };
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['messaging'];
 
 export default function MsgMngPage() {
   const { t } = useTranslation();

@@ -1,15 +1,16 @@
-import { API } from '@iot/contract';
+import { PUSH_API } from '@iot/contract';
 import type { Fields } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /** Notice templates (applist/notice_template): what users are told about subscriptions, per language. */
 const templates = defineResource({
   labels: 'notice_template',
-  list: API.noticeTemplateList,
-  add: API.noticeTemplateAdd,
-  set: API.noticeTemplateSet,
-  del: API.noticeTemplateDel,
+  list: PUSH_API.noticeTemplateList,
+  add: PUSH_API.noticeTemplateAdd,
+  set: PUSH_API.noticeTemplateSet,
+  del: PUSH_API.noticeTemplateDel,
   id: 'id',
 });
 
@@ -37,6 +38,9 @@ const form: Fields<'notice_template'> = [
   { name: 'title', wide: true },
   { name: 'body', widget: 'textarea', wide: true, extra: 'notice_template.body_hint' },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['messaging'];
 
 export default function NoticeTemplatePage() {
   return <ResourceTable resource={templates} columns={columns} filters={filters} form={form} formColumns={2} />;

@@ -1,12 +1,13 @@
-import { API } from '@iot/contract';
+import { PUSH_API } from '@iot/contract';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /** Push records (applist/record): every delivery, its outcome and error; read-only. */
-const records = defineResource({ labels: 'push_record', list: API.pushRecordList, id: 'id' });
+const records = defineResource({ labels: 'push_record', list: PUSH_API.pushRecordList, id: 'id' });
 
 const LangCell = ({ lang, fellBack }: { lang: string; fellBack: boolean }) => {
   const { t } = useTranslation();
@@ -44,6 +45,9 @@ const filters: Fields<'push_record'> = [
   { name: 'template_id' },
   { name: 'comp_id' },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['messaging'];
 
 export default function RecordPage() {
   return <ResourceTable resource={records} columns={columns} filters={filters} />;

@@ -1,10 +1,11 @@
 import { SendOutlined } from '@ant-design/icons';
-import { API } from '@iot/contract';
+import { PUSH_API } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 import { usePlatformOptions, useTemplateOptions } from '../../../shared/messaging/options';
 import { useTestSend } from '../../../shared/messaging/test-send';
@@ -13,18 +14,18 @@ import { TemplatePreview } from './template-preview';
 /** Push templates (per code and language, with a live preview) and the links that use them (applist/template). */
 const templates = defineResource({
   labels: 'push_template',
-  list: API.pushTemplateList,
-  add: API.pushTemplateAdd,
-  set: API.pushTemplateSet,
-  del: API.pushTemplateDel,
+  list: PUSH_API.pushTemplateList,
+  add: PUSH_API.pushTemplateAdd,
+  set: PUSH_API.pushTemplateSet,
+  del: PUSH_API.pushTemplateDel,
   id: 'id',
 });
 const links = defineResource({
   labels: 'push_link',
-  list: API.pushLinkList,
-  add: API.pushLinkAdd,
-  set: API.pushLinkSet,
-  del: API.pushLinkDel,
+  list: PUSH_API.pushLinkList,
+  add: PUSH_API.pushLinkAdd,
+  set: PUSH_API.pushLinkSet,
+  del: PUSH_API.pushLinkDel,
   id: 'id',
 });
 
@@ -73,6 +74,9 @@ const linkFilters: Fields<'push_link'> = [
   { name: 'type', enumLabels: 'push_link.types' },
   { name: 'comp_id' },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['messaging'];
 
 export default function TemplatePage() {
   const { t } = useTranslation();

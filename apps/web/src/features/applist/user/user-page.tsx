@@ -1,5 +1,5 @@
 import { ProfileOutlined } from '@ant-design/icons';
-import { API, type AppUserRow } from '@iot/contract';
+import { APPDATA_API, type AppUserRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Modal, Spin } from 'antd';
 import { useMemo, useState } from 'react';
@@ -8,11 +8,12 @@ import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { formatTime } from '../../../lib/format';
+import type { AreaName } from '../../../lib/i18n';
 import type { FieldKey } from '../../../lib/labels';
 import { dataQueryOptions, defineResource } from '../../../lib/resource';
 
 /** App users (applist/user): read only, of apps of companies in scope; email and phone masked in the list. */
-const users = defineResource({ labels: 'appdata.users', list: API.appUserList, id: 'id' });
+const users = defineResource({ labels: 'appdata.users', list: APPDATA_API.appUserList, id: 'id' });
 
 const columns: Columns<typeof users> = [
   { key: 'user_id', sorter: true },
@@ -30,7 +31,7 @@ const columns: Columns<typeof users> = [
 /** One user whole (email and phone unmasked), with its device counts. */
 const UserDetails = ({ row, onClose }: { row: AppUserRow; onClose: () => void }) => {
   const { t } = useTranslation();
-  const detail = useQuery(dataQueryOptions(API.appUserGet, { id: row.id }));
+  const detail = useQuery(dataQueryOptions(APPDATA_API.appUserGet, { id: row.id }));
   const d = detail.data;
   const f = (k: FieldKey<'appdata.users'>) => t(`appdata.users.fields.${k}`);
   return (
@@ -53,6 +54,9 @@ const UserDetails = ({ row, onClose }: { row: AppUserRow; onClose: () => void })
     </Modal>
   );
 };
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['appdata'];
 
 export default function AppUserPage() {
   const companies = useCompanyTreeData();

@@ -1,4 +1,4 @@
-import { API, ErrorCode } from '@iot/contract';
+import { ErrorCode, USER_API } from '@iot/contract';
 import { Button, Col, Form, Result, Row } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -49,7 +49,7 @@ const STEPS: { title: LabelKey; fields: Fields<'register'> }[] = [
 ];
 
 /** Every field's rules are the registration command's schema. */
-const model = formModel({ fields: STEPS.flatMap((s) => s.fields), area: 'register', mode: 'add', schema: API.companyRegister.input });
+const model = formModel({ fields: STEPS.flatMap((s) => s.fields), area: 'register', mode: 'add', schema: USER_API.companyRegister.input });
 const byName = new Map(model.fields.map((f) => [f.name, f]));
 
 /** The field a refusal is about, when the answer's code names one. */
@@ -76,9 +76,9 @@ export default function RegisterPage() {
     try {
       const payload = model.payloadOf(values);
       payload.user_password = await encodePassword(String(payload.user_id), String(values.user_password));
-      const checked = checkPayload(API.companyRegister.input, payload);
+      const checked = checkPayload(USER_API.companyRegister.input, payload);
       if (checked.errors) return messagesOf(checked.errors);
-      await call(API.companyRegister, checked.input);
+      await call(USER_API.companyRegister, checked.input);
       setDone(true);
       return undefined;
     } catch (err) {

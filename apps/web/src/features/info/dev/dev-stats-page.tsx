@@ -8,6 +8,7 @@ import { Panel } from '../../../components/panel';
 import { useProductOptions } from '../../../components/pickers';
 import { useAccess } from '../../../lib/access';
 import { formatTime } from '../../../lib/format';
+import type { AreaName } from '../../../lib/i18n';
 import { currentLanguage } from '../../../lib/i18n';
 import Chart from '../../../shared/stats/chart';
 import { barOption, shareOption, trendOption } from '../../../shared/stats/chart-options';
@@ -61,6 +62,9 @@ const ProductSelect = ({ value, onChange }: { value?: string; onChange: (pk?: st
     />
   );
 };
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['stats'];
 
 /** info/dev: device statistics from the daily rollups, as charts or tables, and as an .xlsx. */
 export default function DevStatsPage() {

@@ -5,6 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Panel } from '../../../components/panel';
+import type { AreaName } from '../../../lib/i18n';
 import { currentLanguage } from '../../../lib/i18n';
 import Chart from '../../../shared/stats/chart';
 import { barOption, linesOption } from '../../../shared/stats/chart-options';
@@ -18,6 +19,9 @@ const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; c
     {view === 'chart' ? chart : table}
   </Panel>
 );
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['appdata', 'stats'];
 
 /** info/user: new and active app users per day, per app, top countries (rollups), as charts or tables, and as an .xlsx. */
 export default function UserStatsPage() {

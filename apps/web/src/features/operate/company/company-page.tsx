@@ -1,5 +1,5 @@
 import { CheckCircleOutlined } from '@ant-design/icons';
-import { API, CompanyState } from '@iot/contract';
+import { CompanyState, USER_API } from '@iot/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -58,7 +58,7 @@ export default function CompanyPage() {
   const [search] = useSearchParams();
   const stateFilter = Number(search.get('state'));
   const initialFilters = useMemo(() => (stateFilter > 0 ? { state: stateFilter } : undefined), [stateFilter]);
-  const approve = companyResource.useAction(API.companySet);
+  const approve = companyResource.useAction(USER_API.companySet);
   const ownCompany = session?.user.comp_id;
 
   const form = useMemo<Fields<'company'>>(

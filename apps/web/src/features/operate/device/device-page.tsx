@@ -1,4 +1,4 @@
-import { API, DEVICE_EVENT_TYPES } from '@iot/contract';
+import { DEVICE_API, DEVICE_EVENT_TYPES, DEVICE_STATE_API } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Descriptions, Empty, Input, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
@@ -8,6 +8,7 @@ import { type Fields, valueOptions } from '../../../components/field-config';
 import { Panel } from '../../../components/panel';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
 import { formatTime } from '../../../lib/format';
+import type { AreaName } from '../../../lib/i18n';
 import { dataQueryOptions, defineResource, listKey } from '../../../lib/resource';
 import { useLiveDeviceState } from '../../../shared/device-state/live-state';
 import { stateRows } from '../../../shared/device-state/state-rows';
@@ -19,7 +20,7 @@ import { UpgradeTable } from '../../../shared/ota/upgrade-table';
  * live state and properties (state list), state history, firmware upgrades (v2/ota/admin/product/ver/devices).
  * Its orders join this page with the mall.
  */
-const history = defineResource({ labels: 'device_state.history', list: API.stateHistory, id: 'id' });
+const history = defineResource({ labels: 'device_state.history', list: DEVICE_STATE_API.stateHistory, id: 'id' });
 
 const historyFilters: Fields<'device_state.history'> = [
   {
@@ -58,6 +59,9 @@ const historyColumns: Columns<typeof history> = [
 
 const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['device_state', 'firmware'];
+
 export default function DevicePage() {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
@@ -65,7 +69,7 @@ export default function DevicePage() {
   const { status, changed } = useLiveDeviceState();
   const qc = useQueryClient();
 
-  const info = useQuery({ ...dataQueryOptions(API.deviceInfo, { uid }), enabled: uid !== '', retry: false });
+  const info = useQuery({ ...dataQueryOptions(DEVICE_API.deviceInfo, { uid }), enabled: uid !== '', retry: false });
   const states = stateRows.useList({ uid, page_size: 10 }, uid !== '');
   const state = states.data?.rows.find((r) => r.uid.toUpperCase() === uid.toUpperCase());
   const isChanged = state ? changed.has(state.device_id) : false;
@@ -73,7 +77,7 @@ export default function DevicePage() {
 
   // A live change of this device adds history rows: refresh the history table.
   useEffect(() => {
-    if (isChanged) void qc.invalidateQueries({ queryKey: [listKey(API.stateHistory)] });
+    if (isChanged) void qc.invalidateQueries({ queryKey: [listKey(DEVICE_STATE_API.stateHistory)] });
   }, [isChanged, qc]);
 
   const properties = Object.entries(state?.properties ?? {});

@@ -1,13 +1,13 @@
-import { API } from '@iot/contract';
+import { USER_API } from '@iot/contract';
 import { defineResource } from '../../../lib/resource';
 
 /** Users (operate/user): v2/user/account/*; a change also changes who holds a role. */
 export const userResource = defineResource({
   labels: 'user',
-  list: API.accountList,
-  add: API.accountAdd,
-  set: API.accountSet,
-  del: API.accountDel,
+  list: USER_API.accountList,
+  add: USER_API.accountAdd,
+  set: USER_API.accountSet,
+  del: USER_API.accountDel,
   id: 'id',
-  affects: [API.roleRelaList],
+  affects: [USER_API.roleRelaList],
 });

@@ -1,22 +1,26 @@
-import { API } from '@iot/contract';
+import { DEVICE_STATE_API } from '@iot/contract';
 import { Tag } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type Fields, valueOptions } from '../../../components/field-config';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 import { useLiveDeviceState } from '../../../shared/device-state/live-state';
 import { LiveBadge, OnlineTag } from '../../../shared/device-state/state-view';
 
 /** Wake state of low-power devices (product/awake): the devices that reported one, patched live. */
-const wakeRows = defineResource({ labels: 'device_state', list: API.wolStateGet, id: 'device_id' });
+const wakeRows = defineResource({ labels: 'device_state', list: DEVICE_STATE_API.wolStateGet, id: 'device_id' });
 
 const filters: Fields<'device_state'> = [
   { name: 'uid' },
   { name: 'pk' },
   { name: 'wake_state', widget: 'select', options: valueOptions([2, 1], 'device_state.wake_states') },
 ];
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['device_state'];
 
 export default function AwakePage() {
   const { t } = useTranslation();

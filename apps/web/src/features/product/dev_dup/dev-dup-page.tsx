@@ -1,5 +1,5 @@
 import { CheckOutlined, StopOutlined, SwapOutlined } from '@ant-design/icons';
-import { API, DUPLICATE_RESOLUTIONS, type DuplicateRow, DuplicateState } from '@iot/contract';
+import { DUPLICATE_RESOLUTIONS, type DuplicateRow, DuplicateState, JOBS_API } from '@iot/contract';
 import { Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +7,11 @@ import { type Fields, valueOptions } from '../../../components/field-config';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { showApiError } from '../../../lib/api';
 import { toastSuccess } from '../../../lib/feedback';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 
 /** Duplicate UID/MAC registrations (product/dev_dup): pending first, resolved with the decision kept. */
-const duplicates = defineResource({ labels: 'jobs.dup', list: API.duplicateList, id: 'id' });
+const duplicates = defineResource({ labels: 'jobs.dup', list: JOBS_API.duplicateList, id: 'id' });
 
 const filters: Fields<'jobs.dup'> = [
   { name: 'state', widget: 'select', options: valueOptions([DuplicateState.PENDING, DuplicateState.RESOLVED], 'jobs.dup.states') },
@@ -51,9 +52,12 @@ const columns: Columns<typeof duplicates> = [
   { key: 'resolved_by' },
 ];
 
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['jobs'];
+
 export default function DevDupPage() {
   const { t } = useTranslation();
-  const resolve = duplicates.useAction(API.duplicateSet);
+  const resolve = duplicates.useAction(JOBS_API.duplicateSet);
   const rowActions = useMemo<RowAction<DuplicateRow>[]>(
     () =>
       DUPLICATE_RESOLUTIONS.map((resolution) => ({

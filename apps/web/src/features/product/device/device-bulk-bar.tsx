@@ -1,5 +1,5 @@
 import { DeleteOutlined, PartitionOutlined, SwapOutlined } from '@ant-design/icons';
-import { API, type DeviceBulkAction } from '@iot/contract';
+import { DEVICE_API, type DeviceBulkAction, USER_API } from '@iot/contract';
 import { Button, Form, Modal, Radio, Select, Space, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +31,7 @@ export const DeviceBulkBar = ({
   onDone: () => void;
 }) => {
   const { t } = useTranslation();
-  const bulk = useApiMutation(API.deviceBulk, [API.deviceList, API.companyList]);
+  const bulk = useApiMutation(DEVICE_API.deviceBulk, [DEVICE_API.deviceList, USER_API.companyList]);
   const [action, setAction] = useState<DeviceBulkAction | null>(null);
   const [target, setTarget] = useState<Target>('filter');
   const [value, setValue] = useState<number | string | undefined>(undefined);

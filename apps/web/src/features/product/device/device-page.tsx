@@ -7,6 +7,7 @@ import { DialogButton } from '../../../components/dialog-button';
 import { type Fields, valueOptions } from '../../../components/field-config';
 import { useCompanyTreeData, useProductOptions } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import type { RowOfResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
 import { DeviceBulkBar } from './device-bulk-bar';
@@ -48,6 +49,9 @@ const useColumns = (): Columns<typeof deviceResource> => {
     [t],
   );
 };
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['device', 'jobs'];
 
 /** Device registration (product/device): list at a million devices, add one, bulk actions, import and export. */
 export default function DevicePage() {

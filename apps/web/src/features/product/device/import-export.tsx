@@ -1,5 +1,5 @@
 import { DownloadOutlined, ExportOutlined, UploadOutlined } from '@ant-design/icons';
-import { API, DOWNLOADS, ExportState, ImportState, type JobRow, type UploadOutput } from '@iot/contract';
+import { DEVICE_API, DOWNLOADS, ExportState, ImportState, JOBS_API, type JobRow, type UploadOutput } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -71,8 +71,8 @@ const refusalText = (t: TFunction, field: ImportField, rule: string) => {
 
 /** An export kind: the command that starts one and the list of its jobs. */
 interface ExportDefs {
-  add: typeof API.devExportAdd | typeof API.stateExportAdd;
-  list: typeof API.devExportList | typeof API.stateExportList;
+  add: typeof JOBS_API.devExportAdd | typeof JOBS_API.stateExportAdd;
+  list: typeof JOBS_API.devExportList | typeof JOBS_API.stateExportList;
 }
 
 const importStateColor: Record<number, string> = { 1: 'default', 2: 'processing', 3: 'success', 4: 'error' };
@@ -117,7 +117,7 @@ export const ImportProgress = ({ job }: { job: JobRow }) => {
   );
 };
 
-const useJob = (list: typeof API.devImportList, jobId: number | null) =>
+const useJob = (list: typeof JOBS_API.devImportList, jobId: number | null) =>
   useQuery({
     ...listQueryOptions(list, { id: jobId ?? 0 }),
     enabled: jobId !== null,
@@ -149,7 +149,7 @@ export const DeviceImportDialog = ({
   const [busy, setBusy] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
   const [refused, setRefused] = useState<Partial<Record<ImportField, string>>>({});
-  const job = useJob(API.devImportList, jobId);
+  const job = useJob(JOBS_API.devImportList, jobId);
   const current = job.data?.rows[0];
 
   const reset = () => {
@@ -168,7 +168,7 @@ export const DeviceImportDialog = ({
   const close = () => {
     onClose();
     if (current && (current.state === ImportState.IMPORTED || current.state === ImportState.FAILED)) {
-      void qc.invalidateQueries({ queryKey: [listKey(API.deviceList)] });
+      void qc.invalidateQueries({ queryKey: [listKey(DEVICE_API.deviceList)] });
       reset();
     }
   };
@@ -184,7 +184,12 @@ export const DeviceImportDialog = ({
     setRefused({});
     try {
       const uploaded = await uploadImportFile(file);
-      const answer = await call(API.devImportAdd, { file_key: uploaded.key, file_name: file.name, comp_id: compId, pk: pk || undefined });
+      const answer = await call(JOBS_API.devImportAdd, {
+        file_key: uploaded.key,
+        file_name: file.name,
+        comp_id: compId,
+        pk: pk || undefined,
+      });
       setJobId(answer.id);
       toastSuccess(t('jobs.import_started'));
     } catch (err) {
@@ -407,5 +412,5 @@ export const ExportDialog = ({
 
 /** Export dialog of product/device: the filtered registrations as .xlsx. */
 export const DeviceExportDialog = ({ filters, open, onClose }: { filters: Payload } & DialogProps) => (
-  <ExportDialog filters={filters} defs={{ add: API.devExportAdd, list: API.devExportList }} open={open} onClose={onClose} />
+  <ExportDialog filters={filters} defs={{ add: JOBS_API.devExportAdd, list: JOBS_API.devExportList }} open={open} onClose={onClose} />
 );

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { useLiveDeviceState } from '../../../shared/device-state/live-state';
 import { stateRows } from '../../../shared/device-state/state-rows';
 import {
@@ -13,6 +14,9 @@ import {
   ONLINE_OPTIONS,
   OnlineTag,
 } from '../../../shared/device-state/state-view';
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['device_state'];
 
 /** Device state list (product/device_state): read only, patched live from the SSE stream. */
 export default function DeviceStatePage() {

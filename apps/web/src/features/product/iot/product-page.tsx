@@ -1,5 +1,5 @@
 import { CloudUploadOutlined, ShareAltOutlined } from '@ant-design/icons';
-import { API, type ProductRow } from '@iot/contract';
+import { PRODUCT_API, type ProductRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Image, Space, Tabs, Tag, Typography } from 'antd';
 import type { i18n as I18n } from 'i18next';
@@ -9,6 +9,7 @@ import { useSearchParams } from 'react-router';
 import type { FieldOption, Fields } from '../../../components/field-config';
 import { useCompanyTreeData } from '../../../components/pickers';
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
+import type { AreaName } from '../../../lib/i18n';
 import { dataQueryOptions } from '../../../lib/resource';
 import { ImageUpload } from '../../../shared/upload/image-upload';
 import { FirmwareTab } from './firmware-tab';
@@ -23,7 +24,7 @@ const categoryLabel = (c: { name: string; cn_name: string }, i18n: I18n) =>
 
 const useCategoryOptions = (): FieldOption[] => {
   const { i18n } = useTranslation();
-  const categories = useQuery(dataQueryOptions(API.productCategoryGet, {}));
+  const categories = useQuery(dataQueryOptions(PRODUCT_API.productCategoryGet, {}));
   return useMemo(
     () => (categories.data ?? []).map((c) => ({ value: c.id, text: categoryLabel(c, i18n) })),
     // i18n.language: labels follow the language.
@@ -89,6 +90,9 @@ const useColumns = (): Columns<typeof productResource> => {
     [t, i18n, i18n.language],
   );
 };
+
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['firmware', 'product'];
 
 /**
  * IoT products (product/iot): CRUD, image upload, attributes as JSON, sharing with companies; the

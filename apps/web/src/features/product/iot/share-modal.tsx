@@ -1,5 +1,5 @@
 import { DeleteOutlined, ShareAltOutlined } from '@ant-design/icons';
-import { API, PAGE_SIZE_DEFAULT, type ProductRow, type ProductShareRow } from '@iot/contract';
+import { PAGE_SIZE_DEFAULT, PRODUCT_API, type ProductRow, type ProductShareRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Modal, Popconfirm, Space, Table, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
@@ -10,7 +10,7 @@ import { formatTime } from '../../../lib/format';
 import { listQueryOptions, useApiMutation } from '../../../lib/resource';
 
 /** A change refreshes the share list and the product list (visibility changes). */
-const AFFECTS = [API.productShareList, API.productList];
+const AFFECTS = [PRODUCT_API.productShareList, PRODUCT_API.productList];
 
 /** The companies a product is shared with: list, add (company picker), remove. */
 export const ShareModal = ({ product, onClose }: { product: ProductRow | null; onClose: () => void }) => {
@@ -19,15 +19,15 @@ export const ShareModal = ({ product, onClose }: { product: ProductRow | null; o
   const [compId, setCompId] = useState<number | undefined>();
   const treeData = useCompanyTreeData();
   const shares = useQuery({
-    ...listQueryOptions(API.productShareList, {
+    ...listQueryOptions(PRODUCT_API.productShareList, {
       product_id: product?.id,
       page_no: page.no,
       page_size: page.size,
     }),
     enabled: product !== null,
   });
-  const add = useApiMutation(API.productShareAdd, AFFECTS);
-  const remove = useApiMutation(API.productShareDelete, AFFECTS);
+  const add = useApiMutation(PRODUCT_API.productShareAdd, AFFECTS);
+  const remove = useApiMutation(PRODUCT_API.productShareDelete, AFFECTS);
 
   const share = async () => {
     if (!product || compId === undefined) return;

@@ -1,5 +1,5 @@
 import { ExportOutlined, LinkOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
-import { API, type LicenceRow } from '@iot/contract';
+import { DEVICE_STATE_API, type LicenceRow } from '@iot/contract';
 import { Button } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +8,13 @@ import { useCompanyTreeData, useProductOptions } from '../../../components/picke
 import { type Columns, ResourceTable, type RowAction } from '../../../components/resource-table';
 import { showApiError } from '../../../lib/api';
 import { toastSuccess } from '../../../lib/feedback';
+import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 import { useSessionInfo } from '../../../lib/session';
 import { downloadLicences, LicenceBindModal, LicenceGenerateModal } from './licence-actions';
 
 /** Licence codes (product/lic_list): generate batches, revoke, bind to a device, export; in the caller's scope. */
-const licences = defineResource({ labels: 'device_state.licence', list: API.licCodeList, id: 'id' });
+const licences = defineResource({ labels: 'device_state.licence', list: DEVICE_STATE_API.licCodeList, id: 'id' });
 
 const columns: Columns<typeof licences> = [
   { key: 'code' },
@@ -26,6 +27,9 @@ const columns: Columns<typeof licences> = [
   { key: 'gmt_use', time: true },
 ];
 
+/** The message areas this page uses (locales/areas.ts). */
+export const areas: readonly AreaName[] = ['device_state'];
+
 export default function LicListPage() {
   const { t } = useTranslation();
   const session = useSessionInfo();
@@ -34,7 +38,7 @@ export default function LicListPage() {
   const [generating, setGenerating] = useState(false);
   const [binding, setBinding] = useState<LicenceRow | null>(null);
   const [exporting, setExporting] = useState(false);
-  const revoke = licences.useAction(API.licCodeSet);
+  const revoke = licences.useAction(DEVICE_STATE_API.licCodeSet);
 
   const filters = useMemo<Fields<'device_state.licence'>>(
     () => [

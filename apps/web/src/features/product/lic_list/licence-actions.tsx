@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { API, type LicenceBatch, type LicenceRow } from '@iot/contract';
+import { DEVICE_STATE_API, type LicenceBatch, type LicenceRow } from '@iot/contract';
 import { Button, Form, Modal, Result } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,8 +17,8 @@ import { type Payload, useApiMutation } from '../../../lib/resource';
  * Downloads the .xlsx of the codes matching `filters` (a batch: `{batch_id}`): the POST answers
  * a ticket (as for job files and statistics), the browser follows the link.
  */
-export const downloadLicences = async (filters: PayloadOf<typeof API.licCodeExport>) => {
-  const link = await call(API.licCodeExport, filters);
+export const downloadLicences = async (filters: PayloadOf<typeof DEVICE_STATE_API.licCodeExport>) => {
+  const link = await call(DEVICE_STATE_API.licCodeExport, filters);
   const a = document.createElement('a');
   a.href = downloadHref(link.download_path, { ticket: link.download_ticket });
   a.download = '';
@@ -57,7 +57,7 @@ export const LicenceGenerateModal = ({
 }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<Payload>();
-  const add = useApiMutation(API.licCodeAdd, [API.licCodeList]);
+  const add = useApiMutation(DEVICE_STATE_API.licCodeAdd, [DEVICE_STATE_API.licCodeList]);
   const [batch, setBatch] = useState<LicenceBatch | null>(null);
   const [downloading, setDownloading] = useState(false);
   const model = useMemo(() => {
@@ -66,7 +66,7 @@ export const LicenceGenerateModal = ({
       { name: 'comp_id', widget: 'tree-select', treeData: companies, extra: 'device_state.licence.comp_hint' },
       { name: 'count', extra: 'device_state.licence.count_hint' },
     ];
-    return formModel({ fields, area: AREA, mode: 'add', schema: API.licCodeAdd.input });
+    return formModel({ fields, area: AREA, mode: 'add', schema: DEVICE_STATE_API.licCodeAdd.input });
   }, [products, companies]);
 
   const close = () => {
@@ -146,13 +146,13 @@ export const LicenceGenerateModal = ({
 export const LicenceBindModal = ({ row, onClose }: { row: LicenceRow | null; onClose: () => void }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<Payload>();
-  const use = useApiMutation(API.licCodeUse, [API.licCodeList]);
+  const use = useApiMutation(DEVICE_STATE_API.licCodeUse, [DEVICE_STATE_API.licCodeList]);
   const model = useMemo(() => {
     const fields: Fields<typeof AREA> = [
       { name: 'code', readOnly: true },
       { name: 'uid', autoComplete: 'off', extra: 'device_state.licence.bind_hint', extraValues: { pk: row?.pk ?? '' } },
     ];
-    return formModel({ fields, area: AREA, mode: 'add', schema: API.licCodeUse.input });
+    return formModel({ fields, area: AREA, mode: 'add', schema: DEVICE_STATE_API.licCodeUse.input });
   }, [row]);
 
   const submit = async () => {

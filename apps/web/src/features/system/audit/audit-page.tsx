@@ -1,4 +1,4 @@
-import { API, type AuditRow } from '@iot/contract';
+import { type AuditRow, USER_API } from '@iot/contract';
 import { Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
@@ -6,7 +6,7 @@ import { type Columns, ResourceTable } from '../../../components/resource-table'
 import { defineResource } from '../../../lib/resource';
 
 /** Audit log (system/audit): read only, scoped by the actor's company on the server. */
-const auditRows = defineResource({ labels: 'audit', list: API.auditList, id: 'id' });
+const auditRows = defineResource({ labels: 'audit', list: USER_API.auditList, id: 'id' });
 
 const ACTION_COLORS = { add: 'green', set: 'blue', del: 'red' };
 

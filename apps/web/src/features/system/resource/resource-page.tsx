@@ -1,4 +1,4 @@
-import { API, type ResourceTypeName } from '@iot/contract';
+import { type ResourceTypeName, USER_API } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,10 +9,10 @@ import { defineResource } from '../../../lib/resource';
 /** Service resources (system/resource): one table, `res_type` names the kind (docs/api.md). */
 const resourceRows = defineResource({
   labels: 'resource',
-  list: API.resourceList,
-  add: API.resourceAdd,
-  set: API.resourceSet,
-  del: API.resourceDel,
+  list: USER_API.resourceList,
+  add: USER_API.resourceAdd,
+  set: USER_API.resourceSet,
+  del: USER_API.resourceDel,
   id: 'id',
 });
 

@@ -1,5 +1,5 @@
 import { TeamOutlined } from '@ant-design/icons';
-import { API, type RoleRow, RoleState, RoleType } from '@iot/contract';
+import { type RoleRow, RoleState, RoleType, USER_API } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,7 @@ const columns: Columns<typeof roleResource> = [
 ];
 
 /** The menus the caller may grant: the whole tree for the super administrator, its own otherwise. */
-const useGrantableMenus = () => useQuery(listQueryOptions(API.menuList, {}));
+const useGrantableMenus = () => useQuery(listQueryOptions(USER_API.menuList, {}));
 
 /** Roles CRUD (system/role): menus per role as a checkbox tree, users holding a role. */
 export default function RolePage() {
@@ -89,7 +89,7 @@ export default function RolePage() {
         canEdit={(row) => access.isSuper || (row.type === RoleType.CUSTOM && row.id !== session?.user.role_id)}
         canDelete={(row) => (access.isSuper || row.type === RoleType.CUSTOM) && row.id !== session?.user.role_id}
         rowActions={rowActions}
-        loadEditValues={(row) => call(API.roleGet, { id: row.id })}
+        loadEditValues={(row) => call(USER_API.roleGet, { id: row.id })}
       />
       <RoleUsersModal role={usersOf} onClose={() => setUsersOf(null)} />
     </>

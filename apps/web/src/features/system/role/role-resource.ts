@@ -1,12 +1,12 @@
-import { API } from '@iot/contract';
+import { USER_API } from '@iot/contract';
 import { defineResource } from '../../../lib/resource';
 
 /** Roles (system/role): v2/user/role/*; rows identified by id. */
 export const roleResource = defineResource({
   labels: 'role',
-  list: API.roleList,
-  add: API.roleAdd,
-  set: API.roleSet,
-  del: API.roleDel,
+  list: USER_API.roleList,
+  add: USER_API.roleAdd,
+  set: USER_API.roleSet,
+  del: USER_API.roleDel,
   id: 'id',
 });

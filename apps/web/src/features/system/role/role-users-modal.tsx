@@ -1,4 +1,4 @@
-import { API, PAGE_SIZE_DEFAULT, type RoleRow, type UserRow } from '@iot/contract';
+import { PAGE_SIZE_DEFAULT, type RoleRow, USER_API, type UserRow } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Modal, Table, Tag } from 'antd';
 import { useState } from 'react';
@@ -12,7 +12,7 @@ export const RoleUsersModal = ({ role, onClose }: { role: RoleRow | null; onClos
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState({ no: 1, size: PAGE_SIZE_DEFAULT });
   const users = useQuery({
-    ...listQueryOptions(API.roleRelaList, { role_id: role?.id, page_no: page.no, page_size: page.size }),
+    ...listQueryOptions(USER_API.roleRelaList, { role_id: role?.id, page_no: page.no, page_size: page.size }),
     enabled: role !== null,
   });
   return (

@@ -1,4 +1,4 @@
-import { API, ErrorCode } from '@iot/contract';
+import { ErrorCode, USER_API } from '@iot/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Descriptions, Form, Input, Row, Tag } from 'antd';
 import { useState } from 'react';
@@ -24,7 +24,7 @@ const PASSWORD_FIELDS: Fields<'account'> = [
 ];
 
 /** The command's schema checks the passwords (both sent encoded); the confirmation is the form's. */
-const passwordModel = formModel({ fields: PASSWORD_FIELDS, area: 'account', mode: 'add', schema: API.passwordModify.input });
+const passwordModel = formModel({ fields: PASSWORD_FIELDS, area: 'account', mode: 'add', schema: USER_API.passwordModify.input });
 
 /** Change own password (user/password/modify): both passwords encoded; other sessions end. */
 const PasswordCard = ({ userId }: { userId: string }) => {
@@ -42,12 +42,12 @@ const PasswordCard = ({ userId }: { userId: string }) => {
         old_password: await encodePassword(userId, String(values.old_password)),
         new_password: await encodePassword(userId, String(values.new_password)),
       };
-      const checked = checkPayload(API.passwordModify.input, payload);
+      const checked = checkPayload(USER_API.passwordModify.input, payload);
       if (checked.errors) {
         showFieldErrors(form, passwordModel, checked.errors, t);
         return;
       }
-      await call(API.passwordModify, checked.input);
+      await call(USER_API.passwordModify, checked.input);
       form.resetFields();
       setDone(true);
     } catch (err) {
