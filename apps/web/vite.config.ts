@@ -35,7 +35,12 @@ const configFile = fileURLToPath(import.meta.url);
  * Each rule only moves a module up when every module it imports goes to the same
  * group or a more shared one, so a group never drags in another group's code.
  */
-const MIN_PAGES = Number(process.env.MINP ?? 8);
+/**
+ * A module goes to a `pages…` group when at least this many pages (of ~30) load it. At 4, Tabs,
+ * InputNumber and Switch (7 pages) were loaded by every table page: 8 took /product/device from
+ * 416 to 406 KiB for one more small file (issue 7, docs/bench.md).
+ */
+const MIN_PAGES = 8;
 const PLAN_PASS_ENV = 'IOT_WEB_CHUNK_PLAN_PASS';
 
 const rules: Array<[group: string, test: RegExp]> = [
