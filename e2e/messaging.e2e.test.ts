@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startSmtp, USER } from '../apps/server/test/delivery-stand-ins';
-import { unique } from './api';
+import { apiOk, asAdmin, unique } from './api';
 import { adminPassword, type Browser, baseUrl, logIn, openBrowser, pickOption } from './browser';
 
 /** Messaging as an operator uses it: a mail platform, a template with its live preview, test sends, their records. */
@@ -56,6 +56,49 @@ describe('messaging screens', () => {
     await expect.poll(() => smtp.mails.filter((m) => m.to === 'ops@example.com').length).toBe(1);
     expect(smtp.mails.at(-1)?.subject).toBe(`Test message from ${platformName}`);
     await page.getByRole('button', { name: 'OK' }).click();
+  });
+
+  it("keeps a message platform's key file: chosen in the browser, stored sealed, never shown back", async () => {
+    const { page } = admin;
+    const appId = 700_000 + Math.floor(Math.random() * 99_999);
+    const keyFile = JSON.stringify({
+      project_id: 'demo-push',
+      private_key: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n',
+    });
+    await page.goto(url('/applist/flatform?lang=en'));
+    await page.getByRole('tab', { name: 'Message platforms' }).click();
+    const panel = page.getByRole('tabpanel', { name: 'Message platforms' });
+    await panel.getByRole('button', { name: 'Add' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add' });
+    await dialog.getByLabel('App ID').fill(String(appId));
+    await pickOption(page, dialog, 'Vendor', 'Huawei');
+    const file = dialog.locator('input[type=file]');
+    // A binary file is refused in the browser, with the reason.
+    await file.setInputFiles({ name: 'key.p12', mimeType: 'application/x-pkcs12', buffer: Buffer.from([0x30, 0x82, 0x00, 0x01, 0x02]) });
+    await shown(dialog.getByRole('alert').filter({ hasText: 'Not a text file' }));
+    await file.setInputFiles({ name: 'agconnect-services.json', mimeType: 'application/json', buffer: Buffer.from(keyFile) });
+    await shown(dialog.getByText(`agconnect-services.json (${keyFile.length} bytes): saved with the form, encrypted`));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await gone(dialog);
+    const row = panel
+      .getByRole('table', { name: 'Message platforms' })
+      .getByRole('row')
+      .filter({ hasText: String(appId) });
+    await shown(row);
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit' });
+    await shown(edit.getByText('A file is stored (encrypted; it is never shown again)'));
+    expect(await page.content()).not.toContain('demo-push');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await gone(edit);
+
+    const listed = await apiOk<{ app_id: number; secret_file: string }[]>(
+      'v2/push/admin/msg/platform/list',
+      { app_id: appId },
+      await asAdmin(),
+    );
+    expect(listed.data?.map((p) => p.secret_file)).toEqual(['******']);
   });
 
   it('writes a zh-CN template with a live preview, test-sends it, and the records show both sends', async () => {

@@ -115,7 +115,8 @@ export const msgPlatform = crudSchemas({
     oppo_ch_id: text(64).default(''),
     open_type: oneOf([0, 1, 2, 3]).default(0),
     open_param: text(1024).default(''),
-    secret_file: text(255).default(''),
+    /** The vendor's key file (a service-account JSON, a PEM key): its text, sealed like the keys (at most 16 KiB). */
+    secret_file: secret(16_384).default(''),
   },
   filters: { app_id: id().optional(), type: oneOf([1, 2, 3, 4, 5]).optional() },
 });

@@ -7,6 +7,7 @@ import { type Columns, ResourceTable } from '../../../components/resource-table'
 import type { AreaName } from '../../../lib/i18n';
 import { defineResource } from '../../../lib/resource';
 import { useTestSend } from '../../../shared/messaging/test-send';
+import { SecretFileInput } from './secret-file-input';
 
 /** Push platforms (one provider account each) and apps' vendor message platforms (applist/flatform). */
 const platforms = defineResource({
@@ -86,7 +87,7 @@ const msgForm: Fields<'msg_platform'> = [
   { name: 'oppo_ch_id' },
   { name: 'open_type', enumLabels: 'msg_platform.open_types' },
   { name: 'open_param' },
-  { name: 'secret_file', wide: true },
+  { name: 'secret_file', wide: true, widget: 'custom', control: <SecretFileInput />, extra: 'msg_platform.file.hint' },
 ];
 
 /** The message areas this page uses (locales/areas.ts). */
