@@ -107,5 +107,15 @@ describe('firmware tab', () => {
     await shown(added);
     await shown(added.getByText('Delisted', { exact: true }));
     await shown(added.getByText('0 (no limit)', { exact: true }));
+
+    // The same version again: the 409 names the field, and the form says so under it.
+    await page.getByRole('button', { name: /Add$/ }).click();
+    await shown(form);
+    await form.getByLabel('Version', { exact: true }).fill('3.1.0');
+    await form.getByLabel('Version number').fill('311');
+    await form.getByLabel('Download URL').fill('https://fw.example.com/3.1.0-again.bin');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await shown(form.getByText('This product already has a version with this value', { exact: true }));
+    await form.getByRole('button', { name: 'Cancel' }).click();
   });
 });

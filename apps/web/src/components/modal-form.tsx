@@ -59,7 +59,7 @@ export const ModalForm = ({ open, title, okText, values, prepare, onSubmit, onCl
       await onSubmit(body as Payload);
       onClose();
     } catch (err) {
-      // A 406 names its fields; the query client has toasted the error already.
+      // A 406 or 409 names its fields; the query client has toasted the error already.
       const fieldErrors = err instanceof ApiError ? err.fieldErrors : null;
       if (fieldErrors) showFieldErrors(form, model, fieldErrors, t);
     } finally {

@@ -17,9 +17,12 @@ export class ApiError extends Error {
     this.data = data;
   }
 
-  /** The `data.fields` of a 406 answer: field → failed rule. */
+  /**
+   * The `data.fields` of a refusal: field → failed rule. A 406 names the rules its input broke;
+   * a 409 the field whose value is taken (`{uid: 'exists'}`, `{code: 'used'}`): both show on the field.
+   */
   get fieldErrors(): Record<string, string> | null {
-    if (this.code !== ErrorCode.BAD_PARAMS || typeof this.data !== 'object' || this.data === null) return null;
+    if (this.code < 400 || typeof this.data !== 'object' || this.data === null) return null;
     const fields = (this.data as { fields?: unknown }).fields;
     if (typeof fields !== 'object' || fields === null) return null;
     return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));

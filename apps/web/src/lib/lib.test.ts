@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from './api';
 import { languageOf, withLang } from './lang';
 import { uploadErrorKey } from './upload-error';
 
@@ -32,5 +33,15 @@ describe('language parameter', () => {
   it('sets lang and keeps the other parameters', () => {
     expect(withLang('?a=1&lang=en', 'zh-CN')).toBe('?a=1&lang=zh-CN');
     expect(withLang('', 'en')).toBe('?lang=en');
+  });
+});
+
+describe('ApiError.fieldErrors', () => {
+  it('reads the fields a 406 or a 409 names, and nothing else', () => {
+    expect(new ApiError(406, 'bad', { fields: { name: 'required' } }).fieldErrors).toEqual({ name: 'required' });
+    expect(new ApiError(409, 'taken', { fields: { uid: 'exists' } }).fieldErrors).toEqual({ uid: 'exists' });
+    expect(new ApiError(409, 'taken').fieldErrors).toBeNull();
+    expect(new ApiError(406, 'bad', { fields: 'x' }).fieldErrors).toBeNull();
+    expect(new ApiError(0, 'network', { fields: { a: 'b' } }).fieldErrors).toBeNull();
   });
 });

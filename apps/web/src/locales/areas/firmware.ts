@@ -63,6 +63,7 @@ export const en = {
   },
   rules: {
     duplicate: 'Each language only once',
+    exists: 'This product already has a version with this value',
     version: 'A version such as 1.2.3: up to four numbers, optionally a suffix such as -beta',
     url: 'An http:// or https:// address',
     lang: 'A language tag such as en, zh-CN or pt-BR',
@@ -155,6 +156,7 @@ export const zhCN: typeof en = {
   },
   rules: {
     duplicate: '每种语言只能出现一次',
+    exists: '该产品已有相同值的版本',
     version: '形如 1.2.3 的版本：最多四段数字，可带 -beta 等后缀',
     url: '以 http:// 或 https:// 开头的地址',
     lang: '语言代码，例如 en、zh-CN、pt-BR',
@@ -247,6 +249,7 @@ export const zhTW: typeof en = {
   },
   rules: {
     duplicate: '每種語言只能出現一次',
+    exists: '該產品已有相同值的版本',
     version: '形如 1.2.3 的版本：最多四段數字，可帶 -beta 等後綴',
     url: '以 http:// 或 https:// 開頭的位址',
     lang: '語言代碼，例如 en、zh-CN、pt-BR',
