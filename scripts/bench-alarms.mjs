@@ -1,14 +1,15 @@
-// Alarm-log benchmark (`node scripts/bench-alarms.mjs`, or `npm run bench` with BENCH_SUITE=alarms|all): for
-// PGlite and PostgreSQL, seeds BENCH_ALARMS alarm rows (1,000,000) over BENCH_DAYS days (90) for devices of
-// BENCH_COMPANIES companies (1,000) with generate_series (the statement-level triggers keep `log_day`), starts the
-// built server and times `v2/umh/admin/alarmlog/list` one call after another (latency, with its count) at page 1
+// Log-list benchmark (`node scripts/bench-alarms.mjs`, or `npm run bench` with BENCH_SUITE=alarms|all): for
+// PGlite and PostgreSQL and each log of BENCH_LOGS (alarm,device), seeds BENCH_ALARMS rows (1,000,000) over
+// BENCH_DAYS days (90) for devices of BENCH_COMPANIES companies (1,000) with generate_series (the statement-level
+// triggers keep `log_day`), starts the built server and times its list (`v2/umh/admin/alarmlog/list`,
+// `v2/iot/admin/log/list`) one call after another (latency, with its count) at page 1
 // and at a deep page (page 50,000 at 10 rows: offset 499,990) as the super administrator, page 1 and the last
 // page of a company administrator (company-tree scope, ~1,000 rows), a keyset page (after_ts/after_id), a
-// type-filtered deep page and a page with a time range cut inside days; and, on the database itself, a naive
-// OFFSET and count(*) for comparison.
+// type- (level-) filtered deep page and a page with a time range cut inside days; and, on the database itself, a
+// naive OFFSET and count(*) for comparison.
 //
-// Knobs: BENCH_ALARMS (1000000), BENCH_DAYS (90), BENCH_COMPANIES (1000), BENCH_SAMPLES (200),
-// BENCH_DB=pglite|postgres|both, BENCH_DATABASE_URL, BENCH_KEEP=1.
+// Knobs: BENCH_LOGS (alarm,device), BENCH_ALARMS (1000000), BENCH_DAYS (90), BENCH_COMPANIES (1000),
+// BENCH_SAMPLES (200), BENCH_DB=pglite|postgres|both, BENCH_DATABASE_URL, BENCH_KEEP=1.
 import { sql } from 'kysely';
 import {
   ADMIN_PASSWORD,
@@ -41,10 +42,46 @@ const COMP_ADMIN_ID = 'bench_alarm_admin';
 const COMP_ADMIN_PASSWORD = 'Bench#Alarm1';
 // Target (issue 8): p99 < 50 ms at page 1 and at a deep page.
 const TARGET_P99 = 50;
-const PATH = 'v2/umh/admin/alarmlog/list';
 
-/** Companies, a company administrator, then the alarms (round-robin over the companies, spread over DAYS days). */
-const seed = async ({ databaseUrl, pgliteDir }) => {
+/** The logs the bench can fill and list: their table, `log_day` number, list path, menu and kind filter. */
+const LOGS = {
+  alarm: {
+    table: 'alarm_log',
+    log: 1,
+    path: 'v2/umh/admin/alarmlog/list',
+    menu: 'applist/alarm',
+    filter: { name: 'alarm_type=3', body: { alarm_type: 3 } },
+    columns: 'a.id, a.uid, a.pk, a.comp_id, c.comp_name, a.alarm_type, a.text, a.ts',
+    insert: (lo, hi, start, span) => sql`
+        insert into alarm_log (device_id, uid, pk, comp_id, alarm_type, text, ts)
+        select g % 100000 + 1, 'ALARM-' || lpad((g % 100000)::text, 6, '0'), 'BENCHPK', c.comp_id, 1 + (g % 7), 'bench alarm',
+          ${start}::bigint + (g::bigint * ${span}::bigint) / ${ALARMS}::bigint
+        from generate_series(${lo}::int, ${hi}::int) g
+        join bench_alarm_comp c on c.idx = g % ${COMPANIES}::int`,
+  },
+  device: {
+    table: 'device_log',
+    log: 2,
+    path: 'v2/iot/admin/log/list',
+    menu: 'applist/log_list',
+    filter: { name: 'level=3', body: { level: 3 } },
+    columns: 'a.id, a.uid, a.comp_id, c.comp_name, a.level, a.text, a.ts',
+    insert: (lo, hi, start, span) => sql`
+        insert into device_log (device_id, uid, comp_id, level, text, ts)
+        select g % 100000 + 1, 'DEVLOG-' || lpad((g % 100000)::text, 6, '0'), c.comp_id, 1 + (g % 4), 'bench device log line',
+          ${start}::bigint + (g::bigint * ${span}::bigint) / ${ALARMS}::bigint
+        from generate_series(${lo}::int, ${hi}::int) g
+        join bench_alarm_comp c on c.idx = g % ${COMPANIES}::int`,
+  },
+};
+const SELECTED = (process.env.BENCH_LOGS ?? 'alarm,device').split(',').map((name) => {
+  const spec = LOGS[name.trim()];
+  if (!spec) throw new Error(`BENCH_LOGS: unknown log ${name} (alarm, device)`);
+  return { name: name.trim(), ...spec };
+});
+
+/** Companies, a company administrator, then the log's rows (round-robin over the companies, spread over DAYS days). */
+const seed = async ({ databaseUrl, pgliteDir }, L) => {
   const started = performance.now();
   const database = await openSeededDatabase({ databaseUrl, pgliteDir });
   const db = database.db;
@@ -61,18 +98,13 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     for (let lo = 0; lo < ALARMS; lo += BATCH) {
       const hi = Math.min(ALARMS, lo + BATCH) - 1;
       // One statement per batch: the triggers fold it into log_day. Times ascend with g (as alarms arrive).
-      await sql`
-        insert into alarm_log (device_id, uid, pk, comp_id, alarm_type, text, ts)
-        select g % 100000 + 1, 'ALARM-' || lpad((g % 100000)::text, 6, '0'), 'BENCHPK', c.comp_id, 1 + (g % 7), 'bench alarm',
-          ${start}::bigint + (g::bigint * ${span}::bigint) / ${ALARMS}::bigint
-        from generate_series(${lo}::int, ${hi}::int) g
-        join bench_alarm_comp c on c.idx = g % ${COMPANIES}::int`.execute(db);
+      await L.insert(lo, hi, start, span).execute(db);
     }
     await sql`drop table bench_alarm_comp`.execute(db);
     const compId = Number(
       (await sql`select comp_id from company where comp_key = ${`alarmbench-${Math.floor(COMPANIES / 2)}`}`.execute(db)).rows[0].comp_id,
     );
-    const roleId = await createTreeRole(db, { name: 'Alarm bench admin', compId, menuKeys: ['applist', 'applist/alarm'], now });
+    const roleId = await createTreeRole(db, { name: 'Alarm bench admin', compId, menuKeys: ['applist', L.menu], now });
     await createCompanyAdmin(db, {
       userId: COMP_ADMIN_ID,
       password: COMP_ADMIN_PASSWORD,
@@ -83,18 +115,19 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     });
     await sql`vacuum analyze`.execute(db);
     const n = async (q) => Number((await q.execute(db)).rows[0].n);
-    const expectAll = await n(sql`select count(*)::int as n from alarm_log`);
-    const expectCompany = await n(sql`select count(*)::int as n from alarm_log where comp_id = ${compId}::int`);
-    const counted = await n(sql`select coalesce(sum(n), 0)::int as n from log_day where log = 1 and part = 0 and k = 0`);
+    const table = sql.table(L.table);
+    const expectAll = await n(sql`select count(*)::int as n from ${table}`);
+    const expectCompany = await n(sql`select count(*)::int as n from ${table} where comp_id = ${compId}::int`);
+    const counted = await n(sql`select coalesce(sum(n), 0)::int as n from log_day where log = ${L.log}::int and part = 0 and k = 0`);
     if (counted !== expectAll) throw new Error(`log_day counts ${counted}, rows ${expectAll}`);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    log(`seeded ${expectAll} alarms over ${DAYS} days in ${COMPANIES} companies in ${seconds} s`);
+    log(`seeded ${expectAll} rows of ${L.table} over ${DAYS} days in ${COMPANIES} companies in ${seconds} s`);
     // The list's own SQL for the super administrator (its count, then page 1 / the deep page as the server runs
     // them), timed on the database in the same run: what the machine allows beside the whole call.
-    const counters = sql`select day, sum(n)::bigint as n from log_day where log = 1 and part = 0 and k = 0 group by day having sum(n) > 0 order by day desc`;
+    const counters = sql`select day, sum(n)::bigint as n from log_day where log = ${L.log}::int and part = 0 and k = 0 group by day having sum(n) > 0 order by day desc`;
     const page = (upper, skip) => sql`
-      select a.id, a.uid, a.pk, a.comp_id, c.comp_name, a.alarm_type, a.text, a.ts from alarm_log a left join company c on c.comp_id = a.comp_id
-      where a.id in (select id from alarm_log where ${upper} order by ts desc, id desc offset ${skip}::int limit 10)
+      select ${sql.raw(L.columns)} from ${table} a left join company c on c.comp_id = a.comp_id
+      where a.id in (select id from ${table} where ${upper} order by ts desc, id desc offset ${skip}::int limit 10)
       order by a.ts desc, a.id desc`;
     const days = (await counters.execute(db)).rows.map((r) => ({ day: Number(r.day), n: Number(r.n) }));
     let before = 0;
@@ -111,34 +144,30 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
       page1: await timeSql(db, page(sql`true`, 0), SAMPLES),
       deep: await timeSql(db, page(sql`ts < ${(deepDay.day + 1) * 86_400}::bigint`, (DEEP_PAGE - 1) * 10 - before), SAMPLES),
     };
-    const countStar = await timeSql(db, sql`select count(*) from alarm_log`, 5);
-    const naive = await timeSql(
-      db,
-      sql`select id from alarm_log order by ts desc, id desc offset ${(DEEP_PAGE - 1) * 10}::int limit 10`,
-      5,
-    );
+    const countStar = await timeSql(db, sql`select count(*) from ${table}`, 5);
+    const naive = await timeSql(db, sql`select id from ${table} order by ts desc, id desc offset ${(DEEP_PAGE - 1) * 10}::int limit 10`, 5);
     return { expectAll, expectCompany, countStar, naive, start, seconds, ownSql };
   } finally {
     await database.close();
   }
 };
 
-const timeList = async (url, body, token) => {
-  const { last, ...timings } = await timeCalls(url, PATH, body, token, SAMPLES);
+const timeList = async (url, path, body, token) => {
+  const { last, ...timings } = await timeCalls(url, path, body, token, SAMPLES);
   if (last.code !== 200) throw new Error(`list: ${last.code} ${last.msg}`);
   return { ...timings, count: last.count, rows: last.data.length, last: last.data };
 };
 
-const runDatabase = (kind) =>
+const runLog = (kind, L) =>
   withBenchDatabase(kind, { tmpPrefix: 'iot-bench-alarm-', pgPrefix: 'iot_bench_alarm' }, async ({ dataDir, databaseUrl, pgliteDir }) => {
-    const seeded = await seed({ databaseUrl, pgliteDir });
+    const seeded = await seed({ databaseUrl, pgliteDir }, L);
     const server = await startServer({ databaseUrl, dataDir, unset: ['MQTT_URL'] });
     try {
       const admin = await login(server.url, 'admin', ADMIN_PASSWORD);
       const comp = await login(server.url, COMP_ADMIN_ID, COMP_ADMIN_PASSWORD);
       const calls = [];
       const add = async (what, body, token, expectCount, target = true) => {
-        const r = await timeList(server.url, body, token);
+        const r = await timeList(server.url, L.path, body, token);
         if (expectCount !== undefined && r.count !== expectCount) throw new Error(`${what}: count ${r.count}, expected ${expectCount}`);
         calls.push({ what, target, ...r });
         return r;
@@ -160,7 +189,7 @@ const runDatabase = (kind) =>
         comp,
         seeded.expectCompany,
       );
-      await add('page 10,000 with alarm_type=3, super admin', { page_no: 10_000, page_size: 10, alarm_type: 3 }, admin);
+      await add(`page 10,000 with ${L.filter.name}, super admin`, { page_no: 10_000, page_size: 10, ...L.filter.body }, admin);
       // A range cut inside days: the edge days are counted row by row.
       const from = seeded.start + 10 * 86_400 + 3_600;
       await add(
@@ -168,14 +197,23 @@ const runDatabase = (kind) =>
         { page_no: 1, page_size: 10, gmt_start: from, gmt_end: from + 30 * 86_400 },
         admin,
       );
-      return { kind, seeded, calls };
+      return { kind, log: L, seeded, calls };
     } finally {
       await server.stop();
     }
   });
 
-const print = (r) => {
-  console.log(`\n${r.kind}: ${r.seeded.expectAll} alarms over ${DAYS} days (seeded in ${r.seeded.seconds} s)`);
+/** Each selected log, one after the other, on one kind of database (a fresh database each). */
+const runDatabase = async (kind) => {
+  const results = [];
+  for (const L of SELECTED) results.push(await runLog(kind, L));
+  return results;
+};
+
+const printLog = (r) => {
+  console.log(
+    `\n${r.kind}, ${r.log.path}: ${r.seeded.expectAll} rows of ${r.log.table} over ${DAYS} days (seeded in ${r.seeded.seconds} s)`,
+  );
   console.log('| call | p50 ms | p99 ms | count | target |');
   console.log('|---|---:|---:|---:|---|');
   for (const c of r.calls) {
@@ -188,16 +226,18 @@ const print = (r) => {
   console.log(`| the list's own SQL on the database: the count (log_day) | ${ms(own.count.p50)} | ${ms(own.count.p99)} | | — |`);
   console.log(`| the list's own SQL on the database: page 1 | ${ms(own.page1.p50)} | ${ms(own.page1.p99)} | | — |`);
   console.log(`| the list's own SQL on the database: page ${DEEP_PAGE} | ${ms(own.deep.p50)} | ${ms(own.deep.p99)} | | — |`);
-  console.log(`| for comparison: count(*) from alarm_log (on the database) | ${ms(s.countStar.p50)} | ${ms(s.countStar.p99)} | | — |`);
+  console.log(`| for comparison: count(*) from ${r.log.table} (on the database) | ${ms(s.countStar.p50)} | ${ms(s.countStar.p99)} | | — |`);
   console.log(`| for comparison: naive OFFSET ${(DEEP_PAGE - 1) * 10} (on the database) | ${ms(s.naive.p50)} | ${ms(s.naive.p99)} | | — |`);
 };
 
 const main = async () => {
   console.log(
-    `alarm-log bench: ${ALARMS} alarms over ${DAYS} days in ${COMPANIES} companies, ${SAMPLES} sequential calls each; ${machine()}`,
+    `log-list bench (${SELECTED.map((L) => L.name).join(', ')}): ${ALARMS} rows each over ${DAYS} days in ${COMPANIES} companies, ${SAMPLES} sequential calls each; ${machine()}`,
   );
   if (process.env.BENCH_SKIP_BUILD !== '1') buildServer();
-  await runEachDatabase(runDatabase, print);
+  await runEachDatabase(runDatabase, (results) => {
+    for (const r of results) printLog(r);
+  });
 };
 
 await main();
