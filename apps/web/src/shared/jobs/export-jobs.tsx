@@ -1,8 +1,9 @@
 import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
-import { type APPDATA_API, ExportState, type JobRow } from '@iot/contract';
+import { type APPDATA_API, ExportState, type JOBS_API, type JobRow } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Modal, Space, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DialogProps } from '../../components/dialog-button';
@@ -16,16 +17,26 @@ import { listKey, listQueryOptions, type Payload } from '../../lib/resource';
 /**
  * Range exports on the job runner, for any screen: the jobs table (state, progress, download)
  * and a dialog that starts one over chosen days (at most three months, SPEC §5) with the
- * screen's filters, opened through a DialogButton. (product/device keeps its own copy in
- * import-export.tsx until it moves here.)
+ * screen's filters, opened through a DialogButton: device registrations (product/device),
+ * device states, device and service logs (applist/log_list).
  */
 const POLL_MS = 1000;
+/** SPEC §5: an export covers at most three months. */
 const EXPORT_MAX_MONTHS = 3;
 const stateColor: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
 
+/** A job's file, as a link a browser can follow (the ticket stands in for the token). */
+export const jobFileHref = (job: Pick<JobRow, 'download_path' | 'download_ticket'>) =>
+  job.download_path ? downloadHref(job.download_path, { ticket: job.download_ticket }) : '';
+
+/** Why a job failed, in words (a code this console does not know yet reads as a failure). */
+export const jobErrorText = (t: TFunction, error: string) =>
+  t(`jobs.errors.${error || 'internal'}`, { defaultValue: t('jobs.errors.internal') });
+
+/** An export kind: the command that starts one and the list of its jobs. */
 export interface RangeExportDefs {
-  add: typeof APPDATA_API.logExportAdd;
-  list: typeof APPDATA_API.logExportList;
+  add: typeof APPDATA_API.logExportAdd | typeof JOBS_API.devExportAdd | typeof JOBS_API.stateExportAdd;
+  list: typeof APPDATA_API.logExportList | typeof JOBS_API.devExportList | typeof JOBS_API.stateExportList;
 }
 
 /** Export jobs of a list with state and download (polled while one is exporting). */
@@ -63,13 +74,11 @@ export const ExportJobsTable = ({ list, label }: { list: RangeExportDefs['list']
           title: t('common.actions'),
           render: (_: unknown, row) =>
             row.state === ExportState.SUCCESS && row.download_path ? (
-              <Typography.Link href={downloadHref(row.download_path, { ticket: row.download_ticket })}>
+              <Typography.Link href={jobFileHref(row)}>
                 <DownloadOutlined /> {t('jobs.download')}
               </Typography.Link>
             ) : row.state === ExportState.FAILURE ? (
-              <Typography.Text type="danger">
-                {t(`jobs.errors.${row.error || 'internal'}`, { defaultValue: t('jobs.errors.internal') })}
-              </Typography.Text>
+              <Typography.Text type="danger">{jobErrorText(t, row.error)}</Typography.Text>
             ) : null,
         },
       ]}

@@ -1,10 +1,9 @@
-import { DownloadOutlined, ExportOutlined, UploadOutlined } from '@ant-design/icons';
-import { DEVICE_API, DOWNLOADS, ExportState, ImportState, JOBS_API, type JobRow, type UploadOutput } from '@iot/contract';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { DEVICE_API, DOWNLOADS, ImportState, JOBS_API, type JobRow, type UploadOutput } from '@iot/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Button,
-  DatePicker,
   Form,
   type FormItemProps,
   Modal,
@@ -12,14 +11,12 @@ import {
   Select,
   Space,
   Statistic,
-  Table,
   Tag,
   TreeSelect,
   Typography,
   Upload,
 } from 'antd';
 import type { UploadFile } from 'antd/es/upload/interface';
-import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,20 +26,20 @@ import { useCompanyTreeData } from '../../../components/pickers';
 import { ApiError, call, requestHeaders, showApiError } from '../../../lib/api';
 import { downloadHref } from '../../../lib/downloads';
 import { toastError, toastSuccess } from '../../../lib/feedback';
-import { formatTime } from '../../../lib/format';
 import { listKey, listQueryOptions, type Payload } from '../../../lib/resource';
 import { ruleMessage } from '../../../lib/rule-messages';
+import { jobErrorText, jobFileHref, RangeExportDialog } from '../../../shared/jobs/export-jobs';
 
 const POLL_MS = 1000;
-/** SPEC §5: an export covers at most three months. */
-const EXPORT_MAX_MONTHS = 3;
-
-/** A job's file, as a link a browser can follow (the ticket stands in for the token). */
-const jobFileHref = (job: Pick<JobRow, 'download_path' | 'download_ticket'>) =>
-  job.download_path ? downloadHref(job.download_path, { ticket: job.download_ticket }) : '';
-
-/** Why a job failed, in words (a code this console does not know yet reads as a failure). */
-const jobErrorText = (t: TFunction, error: string) => t(`jobs.errors.${error || 'internal'}`, { defaultValue: t('jobs.errors.internal') });
+/** The device export's words (the shared range-export dialog). */
+const EXPORT_LABELS = {
+  title: 'jobs.export_title',
+  hint: 'jobs.export_hint',
+  range: 'jobs.range',
+  start: 'jobs.start_export',
+  started: 'jobs.export_started',
+  list: 'jobs.export_list',
+} as const;
 
 const isXlsx = (name: string) => /\.xlsx$/i.test(name);
 
@@ -69,14 +66,7 @@ const refusalText = (t: TFunction, field: ImportField, rule: string) => {
   return ruleMessage(rule, t);
 };
 
-/** An export kind: the command that starts one and the list of its jobs. */
-interface ExportDefs {
-  add: typeof JOBS_API.devExportAdd | typeof JOBS_API.stateExportAdd;
-  list: typeof JOBS_API.devExportList | typeof JOBS_API.stateExportList;
-}
-
 const importStateColor: Record<number, string> = { 1: 'default', 2: 'processing', 3: 'success', 4: 'error' };
-const exportStateColor: Record<number, string> = { 1: 'processing', 2: 'success', 3: 'error' };
 
 /** One import job as it runs: progress bar, state, then counts and the report. */
 export const ImportProgress = ({ job }: { job: JobRow }) => {
@@ -306,111 +296,13 @@ export const DeviceImportDialog = ({
   );
 };
 
-/** Export jobs of a kind with state and download (polled while one is exporting). */
-export const ExportJobsTable = ({ list }: { list: ExportDefs['list'] }) => {
-  const { t } = useTranslation();
-  const jobs = useQuery({
-    ...listQueryOptions(list, { page_size: 10 }),
-    refetchInterval: (q) => (q.state.data?.rows.some((r) => r.state === ExportState.EXPORTING) ? POLL_MS : false),
-  });
-  return (
-    <Table<JobRow>
-      aria-label={t('jobs.export_list')}
-      rowKey="id"
-      size="small"
-      loading={jobs.isLoading}
-      dataSource={jobs.data?.rows ?? []}
-      pagination={false}
-      columns={[
-        { key: 'id', dataIndex: 'id', title: t('jobs.fields.id') },
-        { key: 'gmt_create', dataIndex: 'gmt_create', title: t('jobs.fields.gmt_create'), render: (v: number) => formatTime(v) },
-        {
-          key: 'state',
-          dataIndex: 'state',
-          title: t('jobs.fields.state'),
-          render: (v: number, row) => (
-            <Tag color={exportStateColor[v]}>
-              {t(`jobs.export_states.${v}`)}
-              {v === ExportState.EXPORTING && row.total > 0 ? ` ${Math.floor((row.done * 100) / row.total)}%` : ''}
-            </Tag>
-          ),
-        },
-        { key: 'ok_count', dataIndex: 'ok_count', title: t('jobs.fields.rows') },
-        {
-          key: 'download',
-          title: t('common.actions'),
-          render: (_: unknown, row) =>
-            row.state === ExportState.SUCCESS && row.download_path ? (
-              <Typography.Link href={jobFileHref(row)}>
-                <DownloadOutlined /> {t('jobs.download')}
-              </Typography.Link>
-            ) : row.state === ExportState.FAILURE ? (
-              <Typography.Text type="danger">{jobErrorText(t, row.error)}</Typography.Text>
-            ) : null,
-        },
-      ]}
-    />
-  );
-};
-
-/** Export dialog: a registration range of at most three months plus the list's filters, then the jobs list. */
-export const ExportDialog = ({
-  filters,
-  defs,
-  open,
-  onClose,
-}: {
-  filters: Payload;
-  defs: ExportDefs;
-  open: boolean;
-  onClose: () => void;
-}) => {
-  const { t } = useTranslation();
-  const qc = useQueryClient();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
-  const [picking, setPicking] = useState<Dayjs | null>(null);
-  const [busy, setBusy] = useState(false);
-  const start = async () => {
-    if (!range) return;
-    setBusy(true);
-    try {
-      const { gmt_start: _s, gmt_end: _e, page_no: _p, page_size: _z, ...rest } = filters;
-      await call(defs.add, { ...rest, gmt_start: range[0].startOf('day').unix(), gmt_end: range[1].add(1, 'day').startOf('day').unix() });
-      toastSuccess(t('jobs.export_started'));
-      await qc.invalidateQueries({ queryKey: [listKey(defs.list)] });
-    } catch (err) {
-      showApiError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal open={open} title={t('jobs.export_title')} onCancel={onClose} footer={null} width={720}>
-      <Space orientation="vertical" style={{ width: '100%' }}>
-        <Typography.Text type="secondary">{t('jobs.export_hint')}</Typography.Text>
-        <Space wrap>
-          <DatePicker.RangePicker
-            aria-label={t('jobs.range')}
-            value={range}
-            onCalendarChange={(v) => setPicking(v?.[0] ?? v?.[1] ?? null)}
-            onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
-            disabledDate={(d) =>
-              d.isAfter(dayjs().endOf('day')) ||
-              (picking !== null &&
-                (d.isAfter(picking.add(EXPORT_MAX_MONTHS, 'month')) || d.isBefore(picking.subtract(EXPORT_MAX_MONTHS, 'month'))))
-            }
-          />
-          <Button type="primary" icon={<ExportOutlined />} disabled={!range} loading={busy} onClick={() => void start()}>
-            {t('jobs.start_export')}
-          </Button>
-        </Space>
-        <ExportJobsTable list={defs.list} />
-      </Space>
-    </Modal>
-  );
-};
-
 /** Export dialog of product/device: the filtered registrations as .xlsx. */
 export const DeviceExportDialog = ({ filters, open, onClose }: { filters: Payload } & DialogProps) => (
-  <ExportDialog filters={filters} defs={{ add: JOBS_API.devExportAdd, list: JOBS_API.devExportList }} open={open} onClose={onClose} />
+  <RangeExportDialog
+    filters={filters}
+    defs={{ add: JOBS_API.devExportAdd, list: JOBS_API.devExportList }}
+    labels={EXPORT_LABELS}
+    open={open}
+    onClose={onClose}
+  />
 );
