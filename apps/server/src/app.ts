@@ -13,6 +13,7 @@ import { liveStream, registerDeviceState } from './modules/iot/device-state.rout
 import { installJobs, jobDownloads } from './modules/iot/job-files.js';
 import { jobRoutes } from './modules/iot/jobs.routes.js';
 import { licenceDownloads, licenceRoutes } from './modules/iot/licence.routes.js';
+import { DEVICE_LOGS as DEVICE_LOG_TIMELINE, SERVICE_LOGS as SERVICE_LOG_TIMELINE } from './modules/iot/log.repository.js';
 import { logRoutes } from './modules/iot/log.routes.js';
 import { productRoutes } from './modules/iot/product.routes.js';
 import { registerStats, statsDownloads } from './modules/iot/stats.routes.js';
@@ -20,8 +21,10 @@ import { ossDownloads, registerUploads, uploadRoutes } from './modules/oss/uploa
 import { versionRoutes } from './modules/ota/version.routes.js';
 import { installDispatch } from './modules/push/dispatch.job.js';
 import { pushRoutes } from './modules/push/push.routes.js';
+import { RECORDS as PUSH_RECORD_TIMELINE } from './modules/push/record.repository.js';
 import { auditRoutes } from './modules/system/audit.routes.js';
 import { resourceRoutes } from './modules/system/resource.routes.js';
+import { ALARMS as ALARM_TIMELINE } from './modules/umh/alarm.repository.js';
 import { umhDownloads, umhRoutes } from './modules/umh/umh.routes.js';
 import { accountRoutes } from './modules/user/account.routes.js';
 import { authRoutes } from './modules/user/auth.routes.js';
@@ -36,6 +39,7 @@ import { registerDownloads } from './platform/downloads.js';
 import { createInFlight } from './platform/inflight.js';
 import { createLoginKeys } from './platform/login-keys.js';
 import { buildOpenApi } from './platform/openapi.js';
+import { installLogRetention } from './platform/retention.js';
 import { createSecretBox, loadSecretKey } from './platform/secrets.js';
 import { createSessionCache } from './platform/session-cache.js';
 import { createLocalStorage } from './platform/storage.js';
@@ -117,6 +121,8 @@ export const buildApp = async ({ config, database, logger = true }: BuildAppOpti
   // Imports and exports: the background job runner.
   installJobs(app, services);
   installDispatch(app, services);
+  // Old log lines and push records go after LOG_RETENTION_DAYS.
+  installLogRetention(app, services, [ALARM_TIMELINE, DEVICE_LOG_TIMELINE, SERVICE_LOG_TIMELINE, PUSH_RECORD_TIMELINE]);
   // Every GET download and the live stream (SSE), declared in the contract's DOWNLOADS.
   registerDownloads(app, services, [
     ...jobDownloads,

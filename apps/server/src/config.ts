@@ -37,6 +37,10 @@ export interface Config {
   heartbeatTimeoutSeconds: number;
   /** Device state history kept this many days (pruned by the heartbeat sweeper). */
   deviceEventRetentionDays: number;
+  /** Alarm, device and service log lines and push records kept this many days (platform/retention.ts); 0 keeps all. */
+  logRetentionDays: number;
+  /** How often the logs are pruned (ms); 0: never in this process. */
+  logPruneMs: number;
   /** `mqtt://…`: also ingest state events published on `mqttTopic`. */
   mqttUrl: string | undefined;
   mqttTopic: string;
@@ -83,6 +87,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   ingestServiceKey: env.INGEST_SERVICE_KEY === 'off' ? undefined : env.INGEST_SERVICE_KEY || undefined,
   heartbeatTimeoutSeconds: intEnv(env, 'HEARTBEAT_TIMEOUT_SECONDS', 90),
   deviceEventRetentionDays: intEnv(env, 'DEVICE_EVENT_RETENTION_DAYS', 30),
+  logRetentionDays: intEnv(env, 'LOG_RETENTION_DAYS', 180),
+  logPruneMs: intEnv(env, 'LOG_PRUNE_MS', 3_600_000),
   mqttUrl: env.MQTT_URL || undefined,
   mqttTopic: env.MQTT_TOPIC || '$share/iot-console/devices/+/events',
   statsSampleSeconds: intEnv(env, 'STATS_SAMPLE_SECONDS', 300),

@@ -152,3 +152,19 @@ export const newestFirst = (input: { order_by?: string | undefined; order?: 'asc
   if (input.order_by && !input.order) return;
   if (sort.direction !== 'desc') throw badParams({ order: 'one_of:desc' });
 };
+
+/**
+ * Drops the rows older than `before` (unix seconds), oldest first, at most `limit` per call
+ * (rows another process is deleting are skipped, not waited for). The delete trigger keeps
+ * `log_day` exact; day counters emptied before `before`'s day go too. Answers the rows dropped.
+ */
+export const pruneTimeline = async (conn: Conn, spec: TimelineSpec, before: number, limit = 10_000): Promise<number> => {
+  const table = sql.table(spec.table);
+  const ts = sql.ref(spec.ts ?? 'ts');
+  const result = await sql`
+    delete from ${table} where id in (
+      select id from ${table} where ${ts} < ${before}::bigint order by ${ts}, id limit ${limit}::int for update skip locked
+    )`.execute(conn);
+  await sql`delete from log_day where log = ${spec.log}::int and day < ${day(before)}::int and n = 0`.execute(conn);
+  return Number(result.numAffectedRows ?? 0);
+};

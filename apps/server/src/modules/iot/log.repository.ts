@@ -13,8 +13,8 @@ import type { ListResult } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
 import { newestFirst, pageTimeline, type TimelineSpec } from '../../platform/timeline.js';
 
-const DEVICE_LOGS: TimelineSpec = { table: 'device_log', log: 2, part: { column: 'comp_id', scoped: true }, kind: 'level' };
-const SERVICE_LOGS: TimelineSpec = { table: 'service_log', log: 3, part: { column: 'service_id', scoped: false }, kind: 'level' };
+export const DEVICE_LOGS: TimelineSpec = { table: 'device_log', log: 2, part: { column: 'comp_id', scoped: true }, kind: 'level' };
+export const SERVICE_LOGS: TimelineSpec = { table: 'service_log', log: 3, part: { column: 'service_id', scoped: false }, kind: 'level' };
 
 /**
  * The device a uid filter names (any company: the log rows themselves are scoped), or null when

@@ -131,7 +131,7 @@ const filteredRecords = defineList(API.pushRecordList, {
   toRow: (r) => r,
 });
 
-const RECORDS: TimelineSpec = {
+export const RECORDS: TimelineSpec = {
   table: 'push_record',
   ts: 'gmt_create',
   log: 4,

@@ -6,7 +6,7 @@ import type { ListResult } from '../../platform/list.js';
 import { newestFirst, pageTimeline, type TimelineSpec } from '../../platform/timeline.js';
 import { deviceIdOfUid } from '../iot/log.repository.js';
 
-const ALARMS: TimelineSpec = { table: 'alarm_log', log: 1, part: { column: 'comp_id', scoped: true }, kind: 'alarm_type' };
+export const ALARMS: TimelineSpec = { table: 'alarm_log', log: 1, part: { column: 'comp_id', scoped: true }, kind: 'alarm_type' };
 
 /** Alarm logs (applist/alarm) of devices in scope, newest first, at any depth (platform/timeline.ts). */
 export const listAlarms = async (conn: Conn, scope: Scope, f: AlarmLogListInput): Promise<ListResult<AlarmLogRow>> => {
