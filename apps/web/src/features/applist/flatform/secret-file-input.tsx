@@ -63,7 +63,7 @@ export const SecretFileInput = ({ value = '', onChange, disabled, id }: SecretFi
           id={id}
           type="file"
           accept={ACCEPT}
-          hidden
+          style={{ display: 'none' }}
           onChange={(e) => {
             void read(e.target.files?.[0]);
             e.target.value = '';
