@@ -11,8 +11,11 @@ import {
   APNS_TEAM_ID,
   aliyunCheck,
   ecKeyPair,
+  formOf,
+  jwtParts,
   PASSWORD,
   refusedUrl,
+  rsaKeyPair,
   startApns,
   startHttpStandIn,
   startSmtp,
@@ -356,6 +359,57 @@ describe('providers behind platforms (the platform fields mapped onto each provi
     expect(gone).toMatchObject({ state: PushState.FAILED });
     expect(gone.error).toContain('410');
     await apns.close();
+  });
+
+  it('FCM: the service-account file in the platform gets a token by a signed assertion the stand-in verifies, then sends', async () => {
+    const account = rsaKeyPair();
+    const issued = new Set<string>();
+    const sent: { token: string; title: string }[] = [];
+    const fcm = await startHttpStandIn((req) => {
+      if (req.path === '/token') {
+        const jwt = jwtParts(formOf(req.body).assertion ?? '');
+        const valid = crypto.verify('sha256', jwt.signingInput, account.publicKey, jwt.signature);
+        if (!valid || jwt.claims.iss !== 'push@iot.example.com') return { status: 400, body: { error: 'invalid_grant' } };
+        const token = `ya29.${crypto.randomBytes(8).toString('hex')}`;
+        issued.add(token);
+        return { status: 200, body: { access_token: token, expires_in: 3599, token_type: 'Bearer' } };
+      }
+      const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+      if (!bearer || !issued.has(bearer) || req.path !== '/v1/projects/iot-fcm/messages:send')
+        return { status: 401, body: { error: { code: 401, status: 'UNAUTHENTICATED' } } };
+      const { message } = JSON.parse(req.body) as { message: { token: string; notification: { title: string } } };
+      sent.push({ token: message.token, title: message.notification.title });
+      return { status: 200, body: { name: 'projects/iot-fcm/messages/0:1' } };
+    });
+    const serviceAccount = (pem: string) =>
+      JSON.stringify({
+        type: 'service_account',
+        project_id: 'iot-fcm',
+        private_key: pem,
+        client_email: 'push@iot.example.com',
+        token_uri: `${fcm.url}/token`,
+      });
+    const platform = await add('v2/push/platform', {
+      name: 'Android push',
+      type: 3,
+      platform: 'fcm',
+      app_id: 'iot-fcm',
+      key_secret: serviceAccount(account.pem),
+      endpoint: fcm.url,
+    });
+    expect(platform.key_secret).toBe('******');
+    const record = ok(
+      await t.call<Rec>('v2/push/platform/test', { id: platform.id, recipient: 'fcm-device-1', lang: 'en' }, { token: t.adminToken }),
+    );
+    expect(record.state).toBe(PushState.SENT);
+    expect(sent).toEqual([{ token: 'fcm-device-1', title: 'Test message from Android push' }]);
+    // Another account's key: the stand-in refuses the assertion; the record fails with no key in its error.
+    const other = rsaKeyPair();
+    ok(await t.call('v2/push/platform/set', { id: platform.id, key_secret: serviceAccount(other.pem) }, { token: t.adminToken }));
+    const refused = ok(await t.call<Rec>('v2/push/platform/test', { id: platform.id, recipient: 'fcm-device-1' }, { token: t.adminToken }));
+    expect(refused.state).toBe(PushState.FAILED);
+    expect(refused.error).not.toContain('PRIVATE KEY');
+    await fcm.close();
   });
 
   it('Aliyun SMS: the template code and parameters go in a request the stand-in signature-checks', async () => {
