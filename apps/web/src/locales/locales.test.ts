@@ -1,4 +1,4 @@
-import { ALL_MENU_KEYS, ErrorCode, EXPORT_LABELS, LANGUAGES } from '@iot/contract';
+import { ALL_MENU_KEYS, ErrorCode, LANGUAGES } from '@iot/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AreaLoaders } from './areas';
 import enBase, { areas as enAreas } from './en';
@@ -75,10 +75,5 @@ describe('locales', () => {
       const missing = codes.filter((c) => !messages[`errors.${c}`]).map((c) => `${lang}:errors.${c}`);
       expect(missing).toEqual([]);
     }
-  });
-
-  it("name the import's refused rows as the server's report does (contract labels)", () => {
-    const byLanguage = { en, 'zh-CN': zhCN, 'zh-TW': zhTW };
-    for (const lang of LANGUAGES) expect(byLanguage[lang].jobs?.reasons).toEqual(EXPORT_LABELS[lang].importReport.reasons);
   });
 });

@@ -1,5 +1,5 @@
 import type { LicenceState } from '../schemas/device-state.js';
-import type { ImportRowReason } from '../schemas/jobs.js';
+import { IMPORT_REASONS } from './import-reasons.js';
 
 /**
  * Column headers and cell values of the files the server writes (statistics, licence codes,
@@ -102,18 +102,7 @@ export const en = {
   importReport: {
     sheet: 'refused rows',
     columns: { row: 'Row', uid: 'UID', mac: 'MAC', pk: 'PK', reason_code: 'Reason code', reason: 'Reason' },
-    reasons: {
-      uid_required: 'UID is empty',
-      uid_format: 'UID format is wrong',
-      mac_format: 'MAC format is wrong',
-      pk_required: 'PK is empty',
-      unknown_pk: 'Unknown product (PK)',
-      duplicate_in_file: 'Duplicate in this file',
-      duplicate_uid: 'UID already registered',
-      duplicate_mac: 'MAC already registered',
-      dk_limit: 'Over the company key limit',
-      formula_without_value: 'Formula without a calculated value: open and save the file in Excel, or paste the values',
-    } satisfies Record<ImportRowReason, string>,
+    reasons: IMPORT_REASONS.en,
   },
   appDownload: {
     title: 'Download {{name}}',

@@ -4,6 +4,7 @@ import { zhCN } from './zh-CN.js';
 import { zhTW } from './zh-TW.js';
 
 export type { ExportLabels } from './en.js';
+export { IMPORT_REASONS } from './import-reasons.js';
 
 /**
  * The one catalogue of the server's file labels (xlsx headers, sheet names, states, import

@@ -1,4 +1,5 @@
 import type { ExportLabels } from './en.js';
+import { IMPORT_REASONS } from './import-reasons.js';
 
 /** The server's file labels in Simplified Chinese (keys as en.ts). */
 export const zhCN: ExportLabels = {
@@ -96,18 +97,7 @@ export const zhCN: ExportLabels = {
   importReport: {
     sheet: '未导入的行',
     columns: { row: '行号', uid: 'UID', mac: 'MAC', pk: '产品 PK', reason_code: '原因代码', reason: '原因' },
-    reasons: {
-      uid_required: 'UID 为空',
-      uid_format: 'UID 格式错误',
-      mac_format: 'MAC 格式错误',
-      pk_required: 'PK 为空',
-      unknown_pk: '未知产品（PK）',
-      duplicate_in_file: '文件内重复',
-      duplicate_uid: 'UID 已注册',
-      duplicate_mac: 'MAC 已注册',
-      dk_limit: '超过公司设备密钥上限',
-      formula_without_value: '公式没有计算结果：请在 Excel 中打开并保存文件，或粘贴为数值',
-    },
+    reasons: IMPORT_REASONS['zh-CN'],
   },
   appDownload: {
     title: '下载 {{name}}',

@@ -1,4 +1,5 @@
 import type { ExportLabels } from './en.js';
+import { IMPORT_REASONS } from './import-reasons.js';
 
 /** The server's file labels in Traditional Chinese (keys as en.ts). */
 export const zhTW: ExportLabels = {
@@ -96,18 +97,7 @@ export const zhTW: ExportLabels = {
   importReport: {
     sheet: '未匯入的列',
     columns: { row: '列號', uid: 'UID', mac: 'MAC', pk: '產品 PK', reason_code: '原因代碼', reason: '原因' },
-    reasons: {
-      uid_required: 'UID 為空',
-      uid_format: 'UID 格式錯誤',
-      mac_format: 'MAC 格式錯誤',
-      pk_required: 'PK 為空',
-      unknown_pk: '未知產品（PK）',
-      duplicate_in_file: '檔案內重複',
-      duplicate_uid: 'UID 已註冊',
-      duplicate_mac: 'MAC 已註冊',
-      dk_limit: '超過公司裝置金鑰上限',
-      formula_without_value: '公式沒有計算結果：請在 Excel 中開啟並儲存檔案，或貼上為值',
-    },
+    reasons: IMPORT_REASONS['zh-TW'],
   },
   appDownload: {
     title: '下載 {{name}}',

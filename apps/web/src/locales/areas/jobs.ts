@@ -1,4 +1,4 @@
-import type { ImportRowReason, JOB_ERRORS } from '@iot/contract';
+import { IMPORT_REASONS, type JOB_ERRORS } from '@iot/contract';
 
 /** Why a whole job failed (`error`): each has a message. */
 type JobError = (typeof JOB_ERRORS)[number];
@@ -57,19 +57,8 @@ export const en = {
     too_many_rows: 'The file has too many rows.',
     internal: 'The job failed; see the server log.',
   } satisfies Record<JobError, string>,
-  // The same words as the import report's (contract labels/), kept here so the console's first page does not load the file labels.
-  reasons: {
-    uid_required: 'UID is empty',
-    uid_format: 'UID format is wrong',
-    mac_format: 'MAC format is wrong',
-    pk_required: 'PK is empty',
-    unknown_pk: 'Unknown product (PK)',
-    duplicate_in_file: 'Duplicate in this file',
-    duplicate_uid: 'UID already registered',
-    duplicate_mac: 'MAC already registered',
-    dk_limit: 'Over the company key limit',
-    formula_without_value: 'Formula without a calculated value: open and save the file in Excel, or paste the values',
-  } satisfies Record<ImportRowReason, string>,
+  /** The import report's own words (contract labels). */
+  reasons: IMPORT_REASONS.en,
   dup: {
     title: 'Duplicate devices',
     from_registration: 'Registration (no import)',
@@ -149,18 +138,8 @@ export const zhCN: typeof en = {
     too_many_rows: '文件行数过多。',
     internal: '任务失败，请查看服务器日志。',
   },
-  reasons: {
-    uid_required: 'UID 为空',
-    uid_format: 'UID 格式错误',
-    mac_format: 'MAC 格式错误',
-    pk_required: 'PK 为空',
-    unknown_pk: '未知产品（PK）',
-    duplicate_in_file: '文件内重复',
-    duplicate_uid: 'UID 已注册',
-    duplicate_mac: 'MAC 已注册',
-    dk_limit: '超过公司设备密钥上限',
-    formula_without_value: '公式没有计算结果：请在 Excel 中打开并保存文件，或粘贴为数值',
-  },
+  /** The import report's own words (contract labels). */
+  reasons: IMPORT_REASONS['zh-CN'],
   dup: {
     title: '重复设备',
     from_registration: '单个注册（非导入）',
@@ -240,18 +219,8 @@ export const zhTW: typeof en = {
     too_many_rows: '檔案列數過多。',
     internal: '任務失敗，請查看伺服器日誌。',
   },
-  reasons: {
-    uid_required: 'UID 為空',
-    uid_format: 'UID 格式錯誤',
-    mac_format: 'MAC 格式錯誤',
-    pk_required: 'PK 為空',
-    unknown_pk: '未知產品（PK）',
-    duplicate_in_file: '檔案內重複',
-    duplicate_uid: 'UID 已註冊',
-    duplicate_mac: 'MAC 已註冊',
-    dk_limit: '超過公司裝置金鑰上限',
-    formula_without_value: '公式沒有計算結果：請在 Excel 中開啟並儲存檔案，或貼上為值',
-  },
+  /** The import report's own words (contract labels). */
+  reasons: IMPORT_REASONS['zh-TW'],
   dup: {
     title: '重複裝置',
     from_registration: '單一註冊（非匯入）',
