@@ -1,4 +1,4 @@
-import { GlobalOutlined } from '@ant-design/icons';
+import { TranslationOutlined } from '@ant-design/icons';
 import { LANGUAGES, type Language } from '@iot/contract';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ export const LanguageSelect = ({ compact }: { compact?: boolean }) => {
       aria-label={t('app.language')}
       value={i18n.language as Language}
       variant="borderless"
-      prefix={compact ? undefined : <GlobalOutlined aria-hidden />}
+      prefix={compact ? undefined : <TranslationOutlined aria-hidden />}
       popupMatchSelectWidth={false}
       onChange={(lang) =>
         navigate({ pathname: location.pathname, search: withLang(location.search, lang), hash: location.hash }, { replace: true })
