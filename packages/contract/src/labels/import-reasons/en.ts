@@ -1,9 +1,9 @@
 import type { ImportRowReason } from '../../schemas/jobs.js';
 
 /**
- * Why an import refused a row: the one text for the import report the server writes (labels/) and
- * for the console's import dialog (apps/web locales/areas/jobs.ts). One module per language, so a
- * console page loads its own language's only.
+ * Why an import refused a row: the one text for the import report the server writes and for the
+ * console's import dialog (apps/web locales/areas/jobs.ts). One file per language, so a page
+ * loads only its own.
  */
 export const importReasonsEn = {
   uid_required: 'UID is empty',

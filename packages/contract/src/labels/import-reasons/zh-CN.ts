@@ -1,6 +1,6 @@
 import type { ImportRowReason } from '../../schemas/jobs.js';
 
-/** Why an import refused a row, zh-CN (see ./en.ts). */
+/** Why an import refused a row (import-reasons/en.ts), simplified Chinese. */
 export const importReasonsZhCN = {
   uid_required: 'UID 为空',
   uid_format: 'UID 格式错误',

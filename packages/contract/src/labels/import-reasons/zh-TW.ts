@@ -1,6 +1,6 @@
 import type { ImportRowReason } from '../../schemas/jobs.js';
 
-/** Why an import refused a row, zh-TW (see ./en.ts). */
+/** Why an import refused a row (import-reasons/en.ts), traditional Chinese. */
 export const importReasonsZhTW = {
   uid_required: 'UID 為空',
   uid_format: 'UID 格式錯誤',
