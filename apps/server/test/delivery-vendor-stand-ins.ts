@@ -34,6 +34,7 @@ const json = (status: number, body: unknown): Reply => ({ status, body });
  * of a bad secret quotes it back, as a careless gateway might: the adapter must mask it.
  */
 const startOAuthVendor = async (
+  tokenPath: string,
   clients: Readonly<Record<string, string>>,
   sendPath: RegExp,
   check: (req: Received, body: Record<string, unknown>) => Reply | undefined,
@@ -44,7 +45,7 @@ const startOAuthVendor = async (
   const pushes: VendorPush[] = [];
   let authCalls = 0;
   const standIn = await startHttpStandIn((req) => {
-    if (req.path === '/oauth2/v3/token') {
+    if (req.path === tokenPath) {
       authCalls++;
       const form = formOf(req.body);
       if (req.method !== 'POST' || !String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
@@ -101,6 +102,7 @@ const soleToken = (m: Record<string, unknown>): string | undefined =>
  */
 export const startHuawei = (clients: Readonly<Record<string, string>>, appId: string): Promise<VendorStandIn> =>
   startOAuthVendor(
+    '/oauth2/v3/token',
     clients,
     /^\/v1\/[^/]+\/messages:send$/,
     (req, body) => {
@@ -131,6 +133,7 @@ export const startHuawei = (clients: Readonly<Record<string, string>>, appId: st
  */
 export const startHonor = (clients: Readonly<Record<string, string>>, appId: string): Promise<VendorStandIn> =>
   startOAuthVendor(
+    '/auth/token',
     clients,
     /^\/api\/v1\/[^/]+\/sendMessage$/,
     (req, body) => {

@@ -146,6 +146,7 @@ describe('Honor Push', () => {
     const result = await honor.send(config(), { ...alarm, data: { uid: 'UID-0001' } }, { to: 'honor-token-1' });
     expect(result).toEqual({ ok: true, providerId: '1713254869786318848' });
     const [auth, send] = standIn.received.slice(-2);
+    expect(auth?.path).toBe('/auth/token');
     expect(formOf(auth?.body ?? '')).toEqual({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: SECRET });
     expect(send?.path).toBe(`/api/v1/${APP_ID}/sendMessage`);
     expect(send?.headers.authorization).toMatch(/^Bearer AT/);
@@ -167,7 +168,7 @@ describe('Honor Push', () => {
     const from = standIn.received.length;
     expect(await honor.send(config(), alarm, { to: 'honor-token-4' })).toMatchObject({ ok: true });
     const path = `/api/v1/${APP_ID}/sendMessage`;
-    expect(pathsSince(standIn, from)).toEqual([path, '/oauth2/v3/token', path]);
+    expect(pathsSince(standIn, from)).toEqual([path, '/auth/token', path]);
     expect(standIn.authCalls()).toBe(authCalls + 1);
   });
 

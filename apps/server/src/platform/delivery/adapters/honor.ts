@@ -7,7 +7,7 @@ import { accountKey, createTokenCache } from './token-cache.js';
 
 /**
  * Honor Push (server API v1), a close relative of Huawei's:
- * 1. OAuth 2.0 client credentials: POST <auth_endpoint>/oauth2/v3/token as a form
+ * 1. OAuth 2.0 client credentials: POST <auth_endpoint>/auth/token as a form
  *    grant_type=client_credentials, client_id, client_secret → {access_token, expires_in (s)}.
  * 2. POST <endpoint>/api/v1/<app_id>/sendMessage with `Authorization: Bearer <token>` and a
  *    `timestamp` header (ms), JSON {notification: {title, body}, android: {notification: {title,
@@ -50,7 +50,7 @@ const lists = (json: unknown, key: string, token: string): boolean => {
 
 export const createHonorProvider = (options: ProviderOptions = {}) => {
   const tokens = createTokenCache();
-  const authUrl = (c: HonorConfig) => joinUrl(c.auth_endpoint ?? HONOR_AUTH_ENDPOINT, 'oauth2/v3/token');
+  const authUrl = (c: HonorConfig) => joinUrl(c.auth_endpoint ?? HONOR_AUTH_ENDPOINT, 'auth/token');
 
   return defineProvider(
     {
