@@ -14,10 +14,10 @@ import {
   formOf,
   type HttpStandIn,
   jwtParts,
-  type Received,
   refusedUrl,
   rsaKeyPair,
   startHttpStandIn,
+  tencentCheck,
 } from './delivery-stand-ins.js';
 
 const errorOf = (r: DeliveryResult) => (r.ok ? '' : r.error);
@@ -160,49 +160,8 @@ describe('Tencent Cloud SMS', () => {
   let standIn: HttpStandIn;
   const sms = createTencentSmsProvider();
 
-  const hmac = (key: string | Buffer, text: string) => crypto.createHmac('sha256', key).update(text).digest();
-  const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
-
-  /** Tencent's TC3-HMAC-SHA256 check, from the API 3.0 signature document. */
-  const check = (req: Received) => {
-    const auth =
-      /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d\d-\d\d)\/sms\/tc3_request, SignedHeaders=([a-z;-]+), Signature=([0-9a-f]{64})$/.exec(
-        String(req.headers.authorization ?? ''),
-      );
-    const fault = (Code: string, Message: string) => ({ status: 200, body: { Response: { Error: { Code, Message }, RequestId: 'r' } } });
-    if (!auth) return fault('AuthFailure.InvalidAuthorization', 'Authorization header is malformed');
-    const [, secretId = '', date = '', signedHeaders = '', signature] = auth;
-    const secret = SECRETS[secretId];
-    if (!secret) return fault('AuthFailure.SecretIdNotFound', 'The SecretId is not found');
-    const timestamp = String(req.headers['x-tc-timestamp']);
-    if (new Date(Number(timestamp) * 1000).toISOString().slice(0, 10) !== date) return fault('AuthFailure.SignatureFailure', 'date');
-    const headers = signedHeaders.split(';');
-    const canonicalHeaders = headers
-      .map(
-        (h) =>
-          `${h}:${String(req.headers[h] ?? '')
-            .trim()
-            .toLowerCase()}\n`,
-      )
-      .join('');
-    const canonicalRequest = ['POST', '/', '', canonicalHeaders, signedHeaders, sha(req.body)].join('\n');
-    const stringToSign = ['TC3-HMAC-SHA256', timestamp, `${date}/sms/tc3_request`, sha(canonicalRequest)].join('\n');
-    const key = hmac(hmac(hmac(`TC3${secret}`, date), 'sms'), 'tc3_request');
-    if (crypto.createHmac('sha256', key).update(stringToSign).digest('hex') !== signature) {
-      return fault('AuthFailure.SignatureFailure', 'The provided credentials could not be validated.');
-    }
-    if (req.headers['x-tc-action'] !== 'SendSms' || req.headers['x-tc-version'] !== '2021-01-11') return fault('InvalidAction', 'action');
-    const { PhoneNumberSet } = JSON.parse(req.body) as { PhoneNumberSet: string[] };
-    const to = PhoneNumberSet[0] ?? '';
-    const sendStatus =
-      to === '+860'
-        ? { Code: 'InvalidParameterValue.IncorrectPhoneNumber', Message: 'incorrect phone number', PhoneNumber: to }
-        : { SerialNo: '5000:1045710669157053657849499619', PhoneNumber: to, Fee: 1, Code: 'Ok', Message: 'send success', IsoCode: 'CN' };
-    return { status: 200, body: { Response: { SendStatusSet: [sendStatus], RequestId: 'a0aabda6-cf91-4f3e-a81f-9198114a2279' } } };
-  };
-
   beforeAll(async () => {
-    standIn = await startHttpStandIn(check);
+    standIn = await startHttpStandIn(tencentCheck(SECRETS));
   });
   afterAll(() => standIn.close());
 

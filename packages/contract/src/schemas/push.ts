@@ -27,7 +27,19 @@ export const MSG_TYPE_ALARM = 7;
 export const PushChannel = { SMS: 1, EMAIL: 2, PUSH: 3, WEBHOOK: 4 } as const;
 export const PUSH_CHANNELS = [1, 2, 3, 4] as const;
 /** The provider a push platform speaks to (`platform`). */
-export const PUSH_PROVIDERS = ['smtp', 'aliyun_sms', 'apns', 'fcm', 'xiaomi', 'oppo', 'webhook'] as const;
+export const PUSH_PROVIDERS = [
+  'smtp',
+  'aliyun_sms',
+  'tencent_sms',
+  'apns',
+  'fcm',
+  'xiaomi',
+  'oppo',
+  'huawei',
+  'vivo',
+  'honor',
+  'webhook',
+] as const;
 export type PushProvider = (typeof PUSH_PROVIDERS)[number];
 
 const lang = langCode().default('en');

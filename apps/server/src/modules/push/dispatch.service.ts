@@ -55,6 +55,17 @@ const PROVIDERS: Record<
       endpoint: str(p.endpoint),
     }),
   },
+  tencent_sms: {
+    kind: 'sms_tencent',
+    config: (p, secret) => ({
+      secret_id: p.secret_id,
+      secret_key: secret('secret_key'),
+      app_id: p.app_id,
+      sign_name: p.sign_name,
+      zone: str(p.zone),
+      endpoint: str(p.endpoint),
+    }),
+  },
   apns: {
     kind: 'apns',
     config: (p, secret) => ({
@@ -79,6 +90,31 @@ const PROVIDERS: Record<
     config: (p, secret) => ({ app_secret: secret('secret_key'), package_name: p.app_id, endpoint: str(p.endpoint) }),
   },
   oppo: { kind: 'oppo', config: (p, secret) => ({ app_key: p.key_id, master_secret: secret('secret_key'), endpoint: str(p.endpoint) }) },
+  // One endpoint stands for both of Huawei's and Honor's hosts (token and send): a proxy or a test stand-in serves both paths.
+  huawei: {
+    kind: 'huawei',
+    config: (p, secret) => ({
+      app_id: p.app_id,
+      client_id: str(p.secret_id),
+      client_secret: secret('secret_key'),
+      endpoint: str(p.endpoint),
+      auth_endpoint: str(p.endpoint),
+    }),
+  },
+  vivo: {
+    kind: 'vivo',
+    config: (p, secret) => ({ app_id: p.app_id, app_key: p.key_id, app_secret: secret('secret_key'), endpoint: str(p.endpoint) }),
+  },
+  honor: {
+    kind: 'honor',
+    config: (p, secret) => ({
+      app_id: p.app_id,
+      client_id: p.secret_id,
+      client_secret: secret('secret_key'),
+      endpoint: str(p.endpoint),
+      auth_endpoint: str(p.endpoint),
+    }),
+  },
   webhook: { kind: 'webhook', config: (p, secret) => ({ endpoint: p.endpoint, secret_key: secret('secret_key') }) },
 };
 

@@ -26,8 +26,11 @@ export { type AliyunSmsConfig, aliyunSmsConfigSchema, createAliyunSmsProvider } 
 export { type ApnsConfig, apnsConfigSchema, createApnsProvider } from './adapters/apns.js';
 export { createEmailProvider, type EmailConfig, type EmailProviderOptions, emailConfigSchema } from './adapters/email.js';
 export { createFcmProvider, type FcmConfig, fcmConfigSchema } from './adapters/fcm.js';
+export { createHonorProvider, type HonorConfig, honorConfigSchema } from './adapters/honor.js';
+export { createHuaweiProvider, type HuaweiConfig, huaweiConfigSchema } from './adapters/huawei.js';
 export { createOppoProvider, type OppoConfig, oppoConfigSchema } from './adapters/oppo.js';
 export { createTencentSmsProvider, type TencentSmsConfig, tencentSmsConfigSchema } from './adapters/tencent-sms.js';
+export { createVivoProvider, type VivoConfig, vivoConfigSchema } from './adapters/vivo.js';
 export {
   createWebhookProvider,
   verifyWebhookSignature,

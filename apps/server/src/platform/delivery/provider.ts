@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /**
  * One interface for every channel that delivers a message: email (SMTP), webhook, SMS
- * (Aliyun, Tencent Cloud), push (APNs, FCM, Xiaomi, OPPO). An adapter builds and signs the
+ * (Aliyun, Tencent Cloud), push (APNs, FCM, Xiaomi, OPPO, Huawei, vivo, Honor). An adapter builds and signs the
  * provider's own request; the base URL of every HTTP provider is a config field
  * (`endpoint`), so tests and private deployments point it elsewhere.
  *
@@ -60,7 +60,18 @@ export interface DeliveryFailure {
   invalidRecipient?: boolean;
 }
 
-export type ProviderKind = 'email' | 'webhook' | 'sms_aliyun' | 'sms_tencent' | 'apns' | 'fcm' | 'xiaomi' | 'oppo';
+export type ProviderKind =
+  | 'email'
+  | 'webhook'
+  | 'sms_aliyun'
+  | 'sms_tencent'
+  | 'apns'
+  | 'fcm'
+  | 'xiaomi'
+  | 'oppo'
+  | 'huawei'
+  | 'vivo'
+  | 'honor';
 
 export interface DeliveryProvider<K extends ProviderKind = ProviderKind, C = unknown, I = C> {
   readonly kind: K;

@@ -2,16 +2,19 @@ import { createAliyunSmsProvider } from './adapters/aliyun-sms.js';
 import { createApnsProvider } from './adapters/apns.js';
 import { createEmailProvider, type EmailProviderOptions } from './adapters/email.js';
 import { createFcmProvider } from './adapters/fcm.js';
+import { createHonorProvider } from './adapters/honor.js';
+import { createHuaweiProvider } from './adapters/huawei.js';
 import { createOppoProvider } from './adapters/oppo.js';
 import { createTencentSmsProvider } from './adapters/tencent-sms.js';
+import { createVivoProvider } from './adapters/vivo.js';
 import { createWebhookProvider } from './adapters/webhook.js';
 import { createXiaomiProvider } from './adapters/xiaomi.js';
 import { type DeliveryMessage, type DeliveryResult, fail, type ProviderKind, type Recipient } from './provider.js';
 
 /**
  * Every provider, one instance each: they keep connections (SMTP pools, APNs HTTP/2
- * sessions) and access tokens (FCM, OPPO, the APNs JWT) between sends, so a dispatcher
- * creates this once and closes it on shutdown.
+ * sessions) and access tokens (FCM, OPPO, Huawei, vivo, Honor, the APNs JWT) between sends,
+ * so a dispatcher creates this once and closes it on shutdown.
  */
 export const createProviders = (options: EmailProviderOptions = {}) => {
   const providers = {
@@ -23,6 +26,9 @@ export const createProviders = (options: EmailProviderOptions = {}) => {
     fcm: createFcmProvider(options),
     xiaomi: createXiaomiProvider(options),
     oppo: createOppoProvider(options),
+    huawei: createHuaweiProvider(options),
+    vivo: createVivoProvider(options),
+    honor: createHonorProvider(options),
   };
   return {
     providers,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { endpointField, requiredText } from '../config-fields.js';
 import { field, httpRequest, joinUrl, statusFailure } from '../http.js';
 import { type AdapterContext, DeliveryError, defineProvider, fail, type ProviderOptions } from '../provider.js';
+import { accountKey, createTokenCache, type IssuedToken } from './token-cache.js';
 
 /**
  * OPPO push (server API v1):
@@ -32,12 +33,11 @@ const INVALID_AUTH_TOKEN = '11';
 const TRANSIENT_CODES = new Set(['-1', '-2']);
 
 export const createOppoProvider = (options: ProviderOptions = {}) => {
-  const tokens = new Map<string, { token: string; expiresAt: number }>();
-  const keyOf = (c: OppoConfig) =>
-    crypto.createHash('sha256').update(`${c.endpoint}\n${c.app_key}\n${c.master_secret}`).digest('base64url');
+  const tokens = createTokenCache();
+  const keyOf = (c: OppoConfig) => accountKey(c.endpoint, c.app_key, c.master_secret);
   const base = (c: OppoConfig) => c.endpoint ?? OPPO_ENDPOINT;
 
-  const authenticate = async (ctx: AdapterContext, c: OppoConfig): Promise<string> => {
+  const authenticate = async (ctx: AdapterContext, c: OppoConfig): Promise<IssuedToken> => {
     const timestamp = String(Date.now());
     const sign = crypto.createHash('sha256').update(`${c.app_key}${timestamp}${c.master_secret}`).digest('hex');
     const answer = await httpRequest(ctx, joinUrl(base(c), 'server/v1/auth'), {
@@ -55,8 +55,7 @@ export const createOppoProvider = (options: ProviderOptions = {}) => {
           : statusFailure(ctx, answer.status, detail, code ? { code } : {}),
       );
     }
-    tokens.set(keyOf(c), { token, expiresAt: Date.now() + TOKEN_LIFETIME_MS });
-    return token;
+    return { token, keepMs: TOKEN_LIFETIME_MS };
   };
 
   return defineProvider(
@@ -83,10 +82,12 @@ export const createOppoProvider = (options: ProviderOptions = {}) => {
             headers: { auth_token: token, 'content-type': 'application/x-www-form-urlencoded' },
             body: form,
           });
-        const cached = tokens.get(keyOf(config));
-        const fresh = !cached || cached.expiresAt <= Date.now();
-        let answer = await post(fresh ? await authenticate(ctx, config) : cached.token);
-        if (!fresh && field(answer.json, 'code') === INVALID_AUTH_TOKEN) answer = await post(await authenticate(ctx, config));
+        const answer = await tokens.withToken(
+          keyOf(config),
+          () => authenticate(ctx, config),
+          post,
+          (a) => field(a.json, 'code') === INVALID_AUTH_TOKEN,
+        );
         const code = field(answer.json, 'code');
         const detail = [code, field(answer.json, 'message')].filter(Boolean).join(' ');
         if (answer.status < 200 || answer.status >= 300)
@@ -95,7 +96,6 @@ export const createOppoProvider = (options: ProviderOptions = {}) => {
           const id = field(answer.json, 'data', 'messageId');
           return { ok: true, ...(id ? { providerId: id } : {}) };
         }
-        if (code === INVALID_AUTH_TOKEN) tokens.delete(keyOf(config));
         return fail('oppo', detail || 'unexpected answer', code !== undefined && TRANSIENT_CODES.has(code), {
           status: answer.status,
           ...(code ? { code } : {}),
