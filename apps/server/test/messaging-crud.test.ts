@@ -223,3 +223,40 @@ describe('message platform secrets', () => {
     expect(await countOf('msg_platform')).toBe(before);
   });
 });
+
+describe('push platform channel and provider', () => {
+  const platformCount = async () =>
+    Number(
+      (
+        await dbOf(t)
+          .selectFrom('push_platform')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('refuses a provider that does not send over the channel, on add and on set, and changes nothing', async () => {
+    const before = await platformCount();
+    // An SMS channel served by a push provider would send app user ids to an SMS gateway.
+    const smsByHuawei = await call('v2/push/platform', 'add', { name: 'Wrong', type: 1, platform: 'huawei', app_id: 'a' });
+    fails(smsByHuawei, 406);
+    expect(fieldsOf(smsByHuawei)).toEqual({ platform: 'channel' });
+    expect(await platformCount()).toBe(before);
+
+    const sms = ok(await call('v2/push/platform', 'add', { name: 'SMS', type: 1, platform: 'tencent_sms', app_id: '1400000000' }));
+    const toPush = await call('v2/push/platform', 'set', { id: sms.id, type: 3 });
+    fails(toPush, 406);
+    expect(fieldsOf(toPush)).toEqual({ platform: 'channel' });
+    const stored = await dbOf(t)
+      .selectFrom('push_platform')
+      .select(['type', 'platform'])
+      .where('id', '=', sms.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ type: 1, platform: 'tencent_sms' });
+    // Both changed together to a pair that fits: accepted.
+    expect(ok(await call('v2/push/platform', 'set', { id: sms.id, type: 3, platform: 'vivo' }))).toMatchObject({
+      type: 3,
+      platform: 'vivo',
+    });
+  });
+});

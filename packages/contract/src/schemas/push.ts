@@ -41,6 +41,13 @@ export const PUSH_PROVIDERS = [
   'webhook',
 ] as const;
 export type PushProvider = (typeof PUSH_PROVIDERS)[number];
+/** Which providers send over each channel (`type`): a platform of another pair is refused (406 `{platform: "channel"}`). */
+export const PROVIDERS_OF_CHANNEL: Record<(typeof PUSH_CHANNELS)[number], readonly PushProvider[]> = {
+  1: ['aliyun_sms', 'tencent_sms'],
+  2: ['smtp'],
+  3: ['apns', 'fcm', 'xiaomi', 'oppo', 'huawei', 'vivo', 'honor'],
+  4: ['webhook'],
+};
 
 const lang = langCode().default('en');
 const enabled = oneOf([1, 2]).default(1);

@@ -1,7 +1,8 @@
-import { API } from '@iot/contract';
+import { API, PROVIDERS_OF_CHANNEL, type PushProvider } from '@iot/contract';
 import { sql } from 'kysely';
 import { defineCrud } from '../../platform/crud.js';
 import type { Conn } from '../../platform/db/database.js';
+import { badParams } from '../../platform/errors.js';
 import { contains, eq } from '../../platform/list.js';
 
 /** Templates of one language per row; filtered by language, type and name (contains). */
@@ -37,6 +38,11 @@ export const pushPlatforms = defineCrud(
     owned: true,
     filters: { name: contains('t.name'), type: eq('t.type'), state: eq('t.state') },
     sorts: { name: 't.name', type: 't.type', platform: 't.platform' },
+    // The channel decides who receives (a phone, an address, a device): its provider must send over it.
+    check: (_ctx, next) => {
+      const providers: readonly PushProvider[] = PROVIDERS_OF_CHANNEL[next.type as keyof typeof PROVIDERS_OF_CHANNEL] ?? [];
+      if (!providers.includes(next.platform as PushProvider)) throw badParams({ platform: 'channel' });
+    },
   },
 );
 

@@ -100,6 +100,7 @@ export const en = {
     },
   },
   push_platform: {
+    rules: { channel: 'This provider does not send over the chosen channel' },
     title: 'Push platforms',
     fields: {
       name: 'Name',
@@ -434,6 +435,7 @@ export const zhCN: typeof en = {
     },
   },
   push_platform: {
+    rules: { channel: '该服务商不支持所选渠道' },
     title: '推送平台',
     fields: {
       name: '名称',
@@ -768,6 +770,7 @@ export const zhTW: typeof en = {
     },
   },
   push_platform: {
+    rules: { channel: '該服務商不支援所選管道' },
     title: '推播平台',
     fields: {
       name: '名稱',
