@@ -50,6 +50,8 @@ export interface FieldConfig {
   extraValues?: Record<string, unknown>;
   /** Shown (and sent) only while another field of the form holds one of these values (a provider's own settings). */
   showWhen?: { field: string; values: readonly unknown[] };
+  /** While another field holds a key of `values`, only that key's values may be chosen; the rest show disabled (a channel's providers). */
+  choicesWhen?: { field: string; values: Readonly<Record<string | number, readonly unknown[]>> };
   /** Only in this form mode. */
   only?: 'add' | 'edit';
   disabledOnEdit?: boolean;

@@ -1,8 +1,8 @@
-import { USER_API } from '@iot/contract';
+import { PROVIDERS_OF_CHANNEL, PUSH_API, USER_API } from '@iot/contract';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import type { FieldConfig } from './field-config';
-import { formModel, type ResolvedField } from './form-model';
+import { formModel, narrowChoices, type ResolvedField } from './form-model';
 
 const USER_FIELDS: FieldConfig[] = [
   { name: 'user_id' },
@@ -150,5 +150,24 @@ describe('a form built from the contract schema', () => {
     expect(field(filters.fields, 'user_type').choices).toHaveLength(9);
     expect(filters.payloadOf({ user_type: undefined, user_id: ' a ' })).toEqual({ user_id: 'a' });
     expect(filters.check(field(filters.fields, 'user_id'), {})).toBeNull();
+  });
+});
+
+describe('choices narrowed by another field (choicesWhen)', () => {
+  const platformForm = formModel({
+    fields: [{ name: 'type' }, { name: 'platform', choicesWhen: { field: 'type', values: PROVIDERS_OF_CHANNEL } }],
+    area: 'push_platform',
+    mode: 'add',
+    schema: PUSH_API.pushPlatformAdd.input,
+  });
+  const enabled = (values: Record<string, unknown>) =>
+    narrowChoices(field(platformForm.fields, 'platform'), values)
+      .choices.filter((c) => !c.disabled)
+      .map((c) => c.value);
+
+  it("offers only the channel's providers, and every provider before a channel is chosen", () => {
+    expect(enabled({ type: 1 })).toEqual(['aliyun_sms', 'tencent_sms']);
+    expect(enabled({ type: 2 })).toEqual(['smtp']);
+    expect(enabled({})).toHaveLength(field(platformForm.fields, 'platform').choices.length);
   });
 });

@@ -192,3 +192,11 @@ export const formModel = <S extends z.ZodType>({
     crossChecks: (object?._zod.def.checks?.length ?? 0) > 0,
   };
 };
+
+/** A field's choices as the form's other values allow them now (`choicesWhen`): the others disabled. */
+export const narrowChoices = (field: ResolvedField, values: Readonly<Record<string, unknown>> | undefined): ResolvedField => {
+  const rule = field.choicesWhen;
+  const allowed = rule ? rule.values[String(values?.[rule.field])] : undefined;
+  if (!allowed) return field;
+  return { ...field, choices: field.choices.map((c) => ({ ...c, disabled: c.disabled || !allowed.includes(c.value) })) };
+};

@@ -7,7 +7,7 @@ import type { Payload } from '../lib/resource';
 import { useIsMobile } from '../lib/use-mobile';
 import { readForm, recheckTouched, showFieldErrors } from './field-rules';
 import { FormField } from './form-field';
-import { type FormModelOptions, formModel } from './form-model';
+import { type FormModelOptions, formModel, narrowChoices } from './form-model';
 
 export interface ModalFormProps extends Omit<FormModelOptions, 'row'> {
   open: boolean;
@@ -68,7 +68,9 @@ export const ModalForm = ({ open, title, okText, values, prepare, onSubmit, onCl
   };
 
   const current = Form.useWatch([], form) as Payload | undefined;
-  const shown = model.fields.filter((f) => !f.showWhen || f.showWhen.values.includes((current ?? values)?.[f.showWhen.field]));
+  const shown = model.fields
+    .filter((f) => !f.showWhen || f.showWhen.values.includes((current ?? values)?.[f.showWhen.field]))
+    .map((f) => narrowChoices(f, current ?? values));
 
   return (
     <Modal

@@ -1,5 +1,5 @@
 import { SendOutlined } from '@ant-design/icons';
-import { PUSH_API, type PushProvider } from '@iot/contract';
+import { PROVIDERS_OF_CHANNEL, PUSH_API, type PushProvider } from '@iot/contract';
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Fields } from '../../../components/field-config';
@@ -48,7 +48,7 @@ const platformFilters: Fields<'push_platform'> = [
 const platformForm: Fields<'push_platform'> = [
   { name: 'name' },
   { name: 'type', enumLabels: 'push_platform.channels' },
-  { name: 'platform', enumLabels: 'push_platform.providers' },
+  { name: 'platform', enumLabels: 'push_platform.providers', choicesWhen: { field: 'type', values: PROVIDERS_OF_CHANNEL } },
   { name: 'state', enumLabels: 'push_platform.states' },
   { name: 'comp_id', disabledOnEdit: true },
   { name: 'area_type', enumLabels: 'push_platform.areas' },
