@@ -63,6 +63,15 @@ const visit = async (page: Page, path: string) => {
 /** axe-core on the whole document: the serious and critical violations, with the elements they name. */
 const blockingViolations = async (page: Page): Promise<Finding[]> => {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // Colours are judged at rest: a control enabled while axe runs (devices another test's
+  // simulator registers meanwhile) would still show its disabled colours mid-transition.
+  await page.evaluate(() => {
+    if (document.getElementById('a11y-no-transitions')) return;
+    const style = document.createElement('style');
+    style.id = 'a11y-no-transitions';
+    style.textContent = '*, *::before, *::after { transition: none !important; }';
+    document.head.append(style);
+  });
   const violations = await page.evaluate(async () => {
     type AxeResult = {
       violations: {

@@ -36,7 +36,11 @@ describe('messaging screens', () => {
     await pickOption(page, dialog, 'Channel', 'Email');
     // Before a provider is chosen none of the provider settings shows.
     expect(await dialog.getByLabel('SMTP host').count()).toBe(0);
-    await pickOption(page, dialog, 'Provider', 'Email (SMTP)');
+    // The email channel offers only the email provider.
+    await dialog.getByLabel('Provider').click();
+    await expect.poll(() => page.getByTitle('Huawei push', { exact: true }).getAttribute('class')).toContain('option-disabled');
+    expect(await page.getByTitle('Email (SMTP)', { exact: true }).getAttribute('class')).not.toContain('option-disabled');
+    await page.getByTitle('Email (SMTP)', { exact: true }).click();
     await dialog.getByLabel('SMTP host').fill('127.0.0.1');
     await dialog.getByLabel('SMTP port').fill(String(smtp.port));
     await dialog.getByLabel('User name').fill(USER);
