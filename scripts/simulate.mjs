@@ -13,7 +13,8 @@
 //   - the app side (issue 8), through the same interface: --users app users (default: as many as devices)
 //     of --apps apps (default 2: "Simulator app 1…", found or added with the admin's login, else app ids 1…)
 //     of company --comp-id (default: the admin's, else 1) register over the
-//     last 30 days and sign in on some days since; each device gets an owner (1 in 5 shared with another user);
+//     last 30 days and sign in on some days since, each from a phone naming its push provider and token (APNs,
+//     FCM, Huawei, Xiaomi, OPPO, vivo, Honor in turn); each device gets an owner (1 in 5 shared with another user);
 //     a week of alarms (types 1-7) and device log lines is backfilled; then, while running, users sign in,
 //     devices raise alarms and write log lines, and the platform services (SPEC §9 ids) write service log lines.
 //   - firmware (OTA): every device runs firmware 100 and asks for an upgrade (`ota_check`) about every
@@ -373,10 +374,15 @@ const DEVICE_LOG_TEXTS = ['boot ok', 'firmware check', 'stream started', 'stream
 const SERVICE_IDS = [2, 4, 5, 9, 17, 21, 26, 27, 34];
 const SERVICE_TEXTS = ['started', 'health check ok', 'queue slow', 'connection pool exhausted', 'config reloaded', 'request timeout'];
 const appTotals = { users: 0, logins: 0, alarms: 0, deviceLogs: 0, serviceLogs: 0, refused: 0 };
+/** The phone each user signs in on: its push provider and token (sent with every sign-in, so alarms can reach it). */
+const PHONE_PUSH = ['apns', 'fcm', 'huawei', 'xiaomi', 'oppo', 'vivo', 'honor'];
 const appUsers = Array.from({ length: USERS }, (_, i) => ({
   app_id: 1 + (i % APPS),
   user_id: `${PREFIX.toLowerCase()}-user-${String(i + 1).padStart(6, '0')}`,
+  push_provider: PHONE_PUSH[i % PHONE_PUSH.length],
+  push_token: `${PREFIX.toLowerCase()}-${PHONE_PUSH[i % PHONE_PUSH.length]}-token-${String(i + 1).padStart(6, '0')}`,
 }));
+const loginOf = (u, ts) => ({ type: 'user_login', app_id: u.app_id, user_id: u.user_id, push_provider: u.push_provider, push_token: u.push_token, ts });
 const levelOf = () => (Math.random() < 0.6 ? 2 : Math.random() < 0.5 ? 1 : Math.random() < 0.7 ? 3 : 4);
 
 const sendApp = async (events, counter) => {
@@ -441,7 +447,7 @@ const seedAppSide = async () => {
       ts: registered,
     });
     for (let d = registered + DAY; d < t0; d += DAY)
-      if (Math.random() < 0.4) logins.push({ type: 'user_login', app_id: u.app_id, user_id: u.user_id, ts: d });
+      if (Math.random() < 0.4) logins.push(loginOf(u, d));
   }
   await sendApp(registrations, 'users');
   await sendApp(logins, 'logins');
@@ -505,7 +511,7 @@ const seedAppSide = async () => {
 const appTick = async () => {
   const t = Math.floor(now());
   const events = [];
-  for (const u of appUsers) if (Math.random() < 0.002) events.push({ type: 'user_login', app_id: u.app_id, user_id: u.user_id, ts: t });
+  for (const u of appUsers) if (Math.random() < 0.002) events.push(loginOf(u, t));
   for (const d of devices) {
     if (d.state !== 'online' || unknownUids.has(d.uid)) continue;
     const r = Math.random();

@@ -5,7 +5,7 @@ import { dispatchDue, queueEvent } from '../src/modules/push/dispatch.service.js
 import { formOf, type HttpStandIn, startHttpStandIn, tencentCheck } from './delivery-stand-ins.js';
 import { startHonor, startHuawei, startVivo, type VendorStandIn } from './delivery-vendor-stand-ins.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { dbOf, ok } from './helpers.js';
+import { addProduct, dbOf, ok } from './helpers.js';
 
 /**
  * Push platforms of the Android vendors (Huawei, vivo, Honor) and Tencent Cloud SMS: the
@@ -13,6 +13,7 @@ import { dbOf, ok } from './helpers.js';
  * through the dispatcher, the outcome lands in the push records, and no answer shows a secret.
  */
 let t: TestServer;
+const INGEST_KEY = 'vendor-ingest-key';
 const HW = { appId: '104859023', clientId: 'hw-client-7', secret: 'hw-Platform-Secret-0a1b2c' };
 const HONOR = { appId: '104437452', clientId: 'honor-client-9', secret: 'honor-Platform-Secret-3d4e' };
 const VIVO = { appId: '105612345', appKey: 'vivo-platform-key', appSecret: 'vivo-Platform-Secret-5f6a' };
@@ -27,7 +28,7 @@ let tencent: HttpStandIn;
 const answers: string[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer({ jobWorkers: 0, pushSweepMs: 0 });
+  t = await startTestServer({ jobWorkers: 0, pushSweepMs: 0, ingestServiceKey: INGEST_KEY });
   huawei = await startHuawei({ [HW.clientId]: HW.secret, [HW.appId]: HW.secret }, HW.appId);
   honor = await startHonor({ [HONOR.clientId]: HONOR.secret }, HONOR.appId);
   vivo = await startVivo(VIVO);
@@ -255,6 +256,84 @@ describe('vendor push platforms behind the dispatcher', () => {
       'busy-hw-token': [PushState.RETRYING, 1],
       '+8613900139000': [PushState.SENT, 1],
     });
+  });
+
+  it("an alarm reaches a bound user's phone by the push token it signed in with, through a platform of that token's provider", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await addProduct(t, 'TOKENPK1', 1);
+    await dbOf(t)
+      .insertInto('device')
+      .values({ uid: 'TOKEN-DEV-1', mac: '', dev_key: '', pk: 'TOKENPK1', comp_id: 1, gmt_create: now, gmt_update: now } as never)
+      .execute();
+    const ingest = async (events: unknown[]) => {
+      const res = await fetch(`${t.url}/api/v2/iot/ingest/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-key': INGEST_KEY },
+        body: JSON.stringify({ events }),
+      });
+      return (await res.json()) as { code: number; data: { refused?: { index: number; reason: string }[] } | null };
+    };
+    // Half a token is refused: the provider and the token come together.
+    expect((await ingest([{ type: 'user_login', app_id: 990, user_id: 'lei', push_provider: 'huawei' }])).code).toBe(406);
+    const signedIn = await ingest([
+      { type: 'user_register', app_id: 990, comp_id: 1, user_id: 'lei', lang: 'en', ts: now - 300 },
+      { type: 'user_login', app_id: 990, user_id: 'LEI', push_provider: 'huawei', push_token: 'hw-old-phone', ts: now - 200 },
+      { type: 'user_login', app_id: 990, user_id: 'lei', push_provider: 'huawei', push_token: 'hw-new-phone', ts: now - 100 },
+      { type: 'bind', uid: 'TOKEN-DEV-1', app_id: 990, user_id: 'lei' },
+    ]);
+    expect(signedIn).toMatchObject({ code: 200 });
+    // A sign-in older than the token kept does not bring the old phone back.
+    expect(
+      (
+        await ingest([
+          { type: 'user_login', app_id: 990, user_id: 'lei', push_provider: 'huawei', push_token: 'hw-old-phone', ts: now - 150 },
+        ])
+      ).code,
+    ).toBe(200);
+
+    const hw = await add('v2/push/platform', {
+      name: 'Huawei alarms 990',
+      type: PushChannel.PUSH,
+      platform: 'huawei',
+      app_id: HW.appId,
+      secret_id: HW.clientId,
+      secret_key: HW.secret,
+      endpoint: huawei.url,
+    });
+    const vivoPlatform = await add('v2/push/platform', {
+      name: 'vivo alarms 990',
+      type: PushChannel.PUSH,
+      platform: 'vivo',
+      app_id: VIVO.appId,
+      key_id: VIVO.appKey,
+      secret_key: VIVO.appSecret,
+      endpoint: vivo.url,
+    });
+    const template = await add('v2/push/template', {
+      name: 'Alarm push 990',
+      code: 'alarm_push_990',
+      lang: 'en',
+      type: PushChannel.PUSH,
+      param: 'alarm',
+      title: '{{dev_name}}: {{alarm_name}}',
+      body: '{{alarm_name}} for {{user_name}}',
+    });
+    for (const platform of [hw, vivoPlatform])
+      await add('v2/push/link', { link_type: 1, link_id: 990, type: 7, platform_id: platform.id, template_id: template.id });
+
+    expect((await ingest([{ type: 'alarm', uid: 'TOKEN-DEV-1', alarm_type: 3, text: 'Person', ts: now }])).code).toBe(200);
+    // The user's phone is a Huawei one: one record, to its newest token; none through vivo.
+    expect((await recordsOf(hw.id)).map((r) => [r.recipient, r.state])).toEqual([['hw-new-phone', PushState.PENDING]]);
+    expect(await recordsOf(vivoPlatform.id)).toEqual([]);
+    const before = huawei.pushes.length;
+    await dispatchDue(jobServicesOf(t.app));
+    expect(huawei.pushes.slice(before).map((p) => p.body.message)).toMatchObject([
+      { token: ['hw-new-phone'], notification: { title: 'TOKEN-DEV-1: Person', body: 'Person for lei' } },
+    ]);
+    expect((await recordsOf(hw.id)).map((r) => r.state)).toEqual([PushState.SENT]);
+    // The console's user detail says which phones the user can be reached on.
+    const [lei] = await call<Row[]>('v2/umh/admin/user/list', { user_id: 'lei', app_id: 990 });
+    expect(await call<Row>('v2/umh/admin/user/get', { id: lei?.id })).toMatchObject({ user_id: 'lei', push_providers: ['huawei'] });
   });
 
   it('no answer of this file showed a secret', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id, oneOf, pagingSchema, requiredText, safeString, text, unixTime } from './common.js';
 import { companyRef } from './company-ref.js';
+import { APP_PUSH_PROVIDERS } from './push.js';
 import { checkDayRange } from './stats.js';
 
 /**
@@ -68,13 +69,24 @@ export const userRegisterEventSchema = z.object({
   phone: text(32).optional(),
   ts: unixTime().optional(),
 });
-/** An app user signed in (counts them active that UTC day). */
-export const userLoginEventSchema = z.object({
-  type: z.literal('user_login'),
-  app_id: id(),
-  user_id: userIdField(),
-  ts: unixTime().optional(),
-});
+/**
+ * An app user signed in (counts them active that UTC day). A phone that can receive app push
+ * also names its push token and the provider that issued it: alarms reach the user there (the
+ * newest token per provider is kept).
+ */
+export const userLoginEventSchema = z
+  .object({
+    type: z.literal('user_login'),
+    app_id: id(),
+    user_id: userIdField(),
+    push_provider: z.enum(APP_PUSH_PROVIDERS).optional(),
+    push_token: requiredText(512).optional(),
+    ts: unixTime().optional(),
+  })
+  .refine((e) => (e.push_provider === undefined) === (e.push_token === undefined), {
+    message: 'push_provider and push_token come together',
+    path: ['push_token'],
+  });
 /** `bind`: the app user becomes the device's owner (a previous owner and its shares go); `unbind`: the owner lets go. */
 export const bindEventSchema = z.object({
   type: z.enum(['bind', 'unbind']),
@@ -203,6 +215,8 @@ export const appUserDetailSchema = appUserRowSchema.extend({
   /** Devices the user owns and devices shared with the user. */
   owned: z.number().int(),
   shared: z.number().int(),
+  /** The push providers of the phones the user signed in with (alarms reach them there). */
+  push_providers: z.array(z.enum(APP_PUSH_PROVIDERS)),
 });
 export type AppUserDetail = z.infer<typeof appUserDetailSchema>;
 

@@ -8,8 +8,9 @@ import { queueEvent } from './dispatch.service.js';
 /**
  * A device alarm reaches the app users the device is bound to or shared with: the alarm event
  * (message type 7) goes out through the links of each user's app and of the device's product,
- * to each user's address on each link's channel (email, phone; the user id for app push and
- * webhooks), in the user's language. The records are written in the alarm's transaction.
+ * to each user's address on each link's channel (email, phone, the push token the user's phone
+ * signed in with from that app push platform's provider, the user id for webhooks), in the user's
+ * language. The records are written in the alarm's transaction.
  */
 export const pushAlarm = async (conn: Conn, alarm: AlarmRecord) => {
   const users = await boundUsersOf(conn, alarm.device_id);
@@ -33,7 +34,7 @@ export const pushAlarm = async (conn: Conn, alarm: AlarmRecord) => {
       const recipients = [
         ...(u.email ? [{ to: u.email, lang, channel: PushChannel.EMAIL }] : []),
         ...(u.phone ? [{ to: u.phone, lang, channel: PushChannel.SMS }] : []),
-        { to: u.user_id, lang, channel: PushChannel.PUSH },
+        ...(u.push_tokens ?? []).map((k) => ({ to: k.token, lang, channel: PushChannel.PUSH, provider: k.provider })),
         { to: u.user_id, lang, channel: PushChannel.WEBHOOK },
       ];
       await queueEvent(conn, {

@@ -219,7 +219,8 @@ export interface EventMessage {
   /** The app (1) or product (2) whose links serve the event. */
   linkType: number;
   linkId: number;
-  recipients: { to: string; lang: string; channel?: number }[];
+  /** Who: an address on one channel, or any; a push token only through a platform of its provider. */
+  recipients: { to: string; lang: string; channel?: number; provider?: string }[];
   params: Record<string, string>;
   /** What caused it (`alarm:<id>`, `test`…), shown in the push records. */
   source: string;
@@ -233,6 +234,7 @@ export const queueEvent = async (conn: Conn, event: EventMessage, log?: FastifyB
     if (!platform || Number(platform.state) !== 1) continue;
     for (const recipient of event.recipients) {
       if (recipient.channel !== undefined && recipient.channel !== Number(platform.type)) continue;
+      if (recipient.provider !== undefined && recipient.provider !== platform.platform) continue;
       const message = await renderFor(conn, link.template_id, recipient.lang, event.params, Number(platform.type));
       if (!message) continue;
       ids.push(

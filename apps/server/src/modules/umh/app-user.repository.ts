@@ -1,4 +1,4 @@
-import { API, type AppUserDetail, maskEmail, maskPhone } from '@iot/contract';
+import { API, type AppPushProvider, type AppUserDetail, maskEmail, maskPhone } from '@iot/contract';
 import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Conn } from '../../platform/db/database.js';
@@ -65,12 +65,18 @@ export const getAppUser = async (conn: Conn, scope: Scope, id: number): Promise<
         .whereRef('b.user_key', '=', 'u.user_key')
         .where('b.role', '=', 2)
         .as('shared'),
+      eb
+        .selectFrom('umh_push_token as k')
+        .select(sql<AppPushProvider[]>`coalesce(array_agg(k.provider order by k.provider), '{}')`.as('p'))
+        .whereRef('k.app_id', '=', 'u.app_id')
+        .whereRef('k.user_key', '=', 'u.user_key')
+        .as('push_providers'),
     ])
     .where('u.id', '=', id)
     .where(inScope(scope, 'u.comp_id'))
     .executeTakeFirst();
   if (!r) return undefined;
-  return { ...r, id: Number(r.id), owned: Number(r.owned ?? 0), shared: Number(r.shared ?? 0) };
+  return { ...r, id: Number(r.id), owned: Number(r.owned ?? 0), shared: Number(r.shared ?? 0), push_providers: r.push_providers ?? [] };
 };
 
 /** Device bindings and shares (applist/dev) of devices in scope, newest first. */
@@ -116,5 +122,17 @@ export const boundUsersOf = async (conn: Conn, deviceId: number) =>
     .innerJoin('device as d', 'd.id', 'b.device_id')
     .leftJoin('product as p', 'p.pk', 'd.pk')
     .select(['b.app_id', 'b.user_id', 'b.role', 'u.email', 'u.phone', 'u.lang', 'p.id as product_id'])
+    .select((eb) =>
+      eb
+        .selectFrom('umh_push_token as k')
+        .select(
+          sql<
+            { provider: string; token: string }[]
+          >`coalesce(json_agg(json_build_object('provider', k.provider, 'token', k.token) order by k.provider), '[]')`.as('t'),
+        )
+        .whereRef('k.app_id', '=', 'b.app_id')
+        .whereRef('k.user_key', '=', 'b.user_key')
+        .as('push_tokens'),
+    )
     .where('b.device_id', '=', deviceId)
     .execute();

@@ -127,6 +127,28 @@ export const recordLogins = async (conn: Conn, events: Indexed<UserLoginEvent>[]
 };
 
 /**
+ * The push tokens sign-ins name, for users that exist: the newest per user and provider (a
+ * batch naming one twice keeps its latest; an older sign-in arriving late changes nothing).
+ */
+export const recordPushTokens = async (conn: Conn, events: Indexed<UserLoginEvent>[]): Promise<void> => {
+  const rows = events.flatMap((e) =>
+    e.push_provider && e.push_token
+      ? [{ i: e.i, app_id: e.app_id, user_id: e.user_id, provider: e.push_provider, token: e.push_token, ts: e.ts }]
+      : [],
+  );
+  if (rows.length === 0) return;
+  await sql`
+    insert into umh_push_token (app_id, user_key, provider, token, gmt_update)
+    select distinct on (e.app_id, upper(e.user_id), e.provider) e.app_id, upper(e.user_id), e.provider, e.token, e.ts
+    from jsonb_to_recordset(${json(rows)}::jsonb) as e(i int, app_id int, user_id text, provider text, token text, ts bigint)
+    where exists (select 1 from umh_user u where u.app_id = e.app_id and u.user_key = upper(e.user_id))
+    order by e.app_id, upper(e.user_id), e.provider, e.ts desc, e.i desc
+    on conflict (app_id, user_key, provider) do update set token = excluded.token, gmt_update = excluded.gmt_update
+      where excluded.gmt_update >= umh_push_token.gmt_update
+  `.execute(conn);
+};
+
+/**
  * The device of a binding event, its row locked (FOR NO KEY UPDATE: foreign-key checks and state
  * ingestion go on) so concurrent batches binding the same device take turns.
  */

@@ -17,6 +17,7 @@ import {
   recordAlarms,
   recordDeviceLogs,
   recordLogins,
+  recordPushTokens,
   recordRegistrations,
   recordServiceLogs,
   type UnknownUid,
@@ -54,6 +55,7 @@ export const ingestAppEvents = async (db: Db, items: { index: number; e: AppEven
     }
     if (logins.length > 0) {
       for (const index of await recordLogins(trx, logins)) refused.push({ index, reason: 'unknown_user' });
+      await recordPushTokens(trx, logins);
     }
     for (const b of bindings as Indexed<BindEvent | ShareEvent>[]) {
       const outcome = await applyBinding(trx, b);

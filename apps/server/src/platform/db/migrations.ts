@@ -17,6 +17,7 @@ import { migration as m0016 } from './migrations/0016_ota.js';
 import { migration as m0017 } from './migrations/0017_apps.js';
 import { migration as m0018 } from './migrations/0018_appdata.js';
 import { migration as m0019 } from './migrations/0019_push_timeline.js';
+import { migration as m0020 } from './migrations/0020_push_tokens.js';
 
 /**
  * Every migration, in order, one file each under migrations/ (one SQL dialect:
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0017_apps': m0017,
   '0018_appdata': m0018,
   '0019_push_timeline': m0019,
+  '0020_push_tokens': m0020,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -535,6 +535,16 @@ export interface UmhUserTable {
   active_day: number;
 }
 
+/** An app user's newest push token per provider (migration 0020). */
+export interface UmhPushTokenTable {
+  app_id: number;
+  /** upper(user_id), as umh_user. */
+  user_key: string;
+  provider: string;
+  token: string;
+  gmt_update: Unix;
+}
+
 export interface AppUserDailyTable {
   comp_id: number;
   app_id: number;
@@ -641,6 +651,7 @@ export interface DB {
   push_link: PushLinkTable;
   push_record: PushRecordTable;
   umh_user: UmhUserTable;
+  umh_push_token: UmhPushTokenTable;
   app_user_daily: AppUserDailyTable;
   app_user_country: AppUserCountryTable;
   umh_devbind: UmhDevbindTable;

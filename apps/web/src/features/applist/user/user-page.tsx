@@ -49,6 +49,9 @@ const UserDetails = ({ row, onClose }: { row: AppUserRow; onClose: () => void })
           <Descriptions.Item label={f('gmt_login')}>{d.gmt_login ? formatTime(d.gmt_login) : '–'}</Descriptions.Item>
           <Descriptions.Item label={f('owned')}>{d.owned}</Descriptions.Item>
           <Descriptions.Item label={f('shared')}>{d.shared}</Descriptions.Item>
+          <Descriptions.Item label={f('push_providers')}>
+            {d.push_providers.length > 0 ? d.push_providers.map((p) => t(`push_platform.providers.${p}`)).join(', ') : '–'}
+          </Descriptions.Item>
         </Descriptions>
       )}
     </Modal>
@@ -56,7 +59,7 @@ const UserDetails = ({ row, onClose }: { row: AppUserRow; onClose: () => void })
 };
 
 /** The message areas this page uses (locales/areas.ts). */
-export const areas: readonly AreaName[] = ['appdata'];
+export const areas: readonly AreaName[] = ['appdata', 'messaging'];
 
 export default function AppUserPage() {
   const companies = useCompanyTreeData();
