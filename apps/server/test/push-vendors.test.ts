@@ -334,6 +334,19 @@ describe('vendor push platforms behind the dispatcher', () => {
     // The console's user detail says which phones the user can be reached on.
     const [lei] = await call<Row[]>('v2/umh/admin/user/list', { user_id: 'lei', app_id: 990 });
     expect(await call<Row>('v2/umh/admin/user/get', { id: lei?.id })).toMatchObject({ user_id: 'lei', push_providers: ['huawei'] });
+
+    // The app was uninstalled from that phone: Huawei calls the token gone, the record fails for good
+    // and the token is forgotten, so the next alarm sends nothing there.
+    await ingest([{ type: 'user_login', app_id: 990, user_id: 'lei', push_provider: 'huawei', push_token: 'gone-hw-phone', ts: now + 10 }]);
+    await ingest([{ type: 'alarm', uid: 'TOKEN-DEV-1', alarm_type: 3, text: 'Person', ts: now + 20 }]);
+    await dispatchDue(jobServicesOf(t.app));
+    expect((await recordsOf(hw.id)).map((r) => [r.recipient, r.state])).toEqual([
+      ['gone-hw-phone', PushState.FAILED],
+      ['hw-new-phone', PushState.SENT],
+    ]);
+    expect(await call<Row>('v2/umh/admin/user/get', { id: lei?.id })).toMatchObject({ push_providers: [] });
+    await ingest([{ type: 'alarm', uid: 'TOKEN-DEV-1', alarm_type: 3, text: 'Person', ts: now + 30 }]);
+    expect(await recordsOf(hw.id)).toHaveLength(2);
   });
 
   it('no answer of this file showed a secret', async () => {

@@ -7,6 +7,7 @@ import { createProviders, type Providers } from '../../platform/delivery/provide
 import { DEFAULT_RETRY_POLICY, nextRetry } from '../../platform/delivery/retry.js';
 import { kickJobs } from '../../platform/jobs.js';
 import { nowSeconds } from '../../platform/time.js';
+import { forgetPushToken } from '../umh/app-user.repository.js';
 import { pushPlatforms, pushTemplates } from './push.repository.js';
 import {
   claimDue,
@@ -155,7 +156,11 @@ const send = async (
     data: r.params,
     id: String(r.id),
   };
-  return providers(services).send(provider.kind, config, message, { to: r.recipient, lang: r.lang });
+  const result = await providers(services).send(provider.kind, config, message, { to: r.recipient, lang: r.lang });
+  // A phone's token the provider calls gone (APNs 410, FCM UNREGISTERED, Huawei 80300007) is not used again.
+  if (!result.ok && result.invalidRecipient && r.channel === PushChannel.PUSH)
+    await forgetPushToken(conn, String(platform.platform), r.recipient);
+  return result;
 };
 
 const outcomeOf = (attempt: number, result: DeliveryResult, now: number) => {

@@ -136,3 +136,8 @@ export const boundUsersOf = async (conn: Conn, deviceId: number) =>
     )
     .where('b.device_id', '=', deviceId)
     .execute();
+
+/** A push token the provider says is gone for good (an uninstalled app): no alarm is sent to it again. */
+export const forgetPushToken = async (conn: Conn, provider: string, token: string): Promise<void> => {
+  await conn.deleteFrom('umh_push_token').where('provider', '=', provider).where('token', '=', token).execute();
+};
