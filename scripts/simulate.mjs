@@ -382,7 +382,14 @@ const appUsers = Array.from({ length: USERS }, (_, i) => ({
   push_provider: PHONE_PUSH[i % PHONE_PUSH.length],
   push_token: `${PREFIX.toLowerCase()}-${PHONE_PUSH[i % PHONE_PUSH.length]}-token-${String(i + 1).padStart(6, '0')}`,
 }));
-const loginOf = (u, ts) => ({ type: 'user_login', app_id: u.app_id, user_id: u.user_id, push_provider: u.push_provider, push_token: u.push_token, ts });
+const loginOf = (u, ts) => ({
+  type: 'user_login',
+  app_id: u.app_id,
+  user_id: u.user_id,
+  push_provider: u.push_provider,
+  push_token: u.push_token,
+  ts,
+});
 const levelOf = () => (Math.random() < 0.6 ? 2 : Math.random() < 0.5 ? 1 : Math.random() < 0.7 ? 3 : 4);
 
 const sendApp = async (events, counter) => {
@@ -446,8 +453,7 @@ const seedAppSide = async () => {
       phone: `1${String(3_000_000_000 + i * 7919).slice(0, 10)}`,
       ts: registered,
     });
-    for (let d = registered + DAY; d < t0; d += DAY)
-      if (Math.random() < 0.4) logins.push(loginOf(u, d));
+    for (let d = registered + DAY; d < t0; d += DAY) if (Math.random() < 0.4) logins.push(loginOf(u, d));
   }
   await sendApp(registrations, 'users');
   await sendApp(logins, 'logins');
