@@ -52,17 +52,29 @@ const testSend = (id: number, recipient: string, extra: Record<string, unknown> 
   call<Rec>('v2/push/platform/test', { id, recipient, lang: 'en', ...extra });
 const recordsOf = (platformId: number) => call<Rec[]>('v2/push/record/list', { platform_id: platformId, page_size: 100 });
 
+/** Platform bodies pointed at the stand-ins. */
+const huaweiPlatform = (name: string) => ({
+  name,
+  type: PushChannel.PUSH,
+  platform: 'huawei',
+  app_id: HW.appId,
+  secret_id: HW.clientId,
+  secret_key: HW.secret,
+  endpoint: huawei.url,
+});
+const vivoPlatform = (name: string) => ({
+  name,
+  type: PushChannel.PUSH,
+  platform: 'vivo',
+  app_id: VIVO.appId,
+  key_id: VIVO.appKey,
+  secret_key: VIVO.appSecret,
+  endpoint: vivo.url,
+});
+
 describe('vendor push platforms: a test send through the API', () => {
   it('Huawei: the token from the client id and secret, the notification to the push token, the outcome recorded', async () => {
-    const platform = await add('v2/push/platform', {
-      name: 'Huawei phones',
-      type: PushChannel.PUSH,
-      platform: 'huawei',
-      app_id: HW.appId,
-      secret_id: HW.clientId,
-      secret_key: HW.secret,
-      endpoint: huawei.url,
-    });
+    const platform = await add('v2/push/platform', huaweiPlatform('Huawei phones'));
     expect(platform.secret_key).toBe('******');
     const record = await testSend(platform.id, 'hw-device-token-1');
     expect(record).toMatchObject({ state: PushState.SENT, provider_id: '157440955549500001002006', error: '' });
@@ -94,15 +106,7 @@ describe('vendor push platforms: a test send through the API', () => {
   });
 
   it('vivo: the MD5-signed auth from the app id, key and secret, then the notification to the regId', async () => {
-    const platform = await add('v2/push/platform', {
-      name: 'vivo phones',
-      type: PushChannel.PUSH,
-      platform: 'vivo',
-      app_id: VIVO.appId,
-      key_id: VIVO.appKey,
-      secret_key: VIVO.appSecret,
-      endpoint: vivo.url,
-    });
+    const platform = await add('v2/push/platform', vivoPlatform('vivo phones'));
     const record = await testSend(platform.id, 'vivo-reg-1');
     expect(record).toMatchObject({ state: PushState.SENT, provider_id: '642467287613526016' });
     expect(vivo.pushes.at(-1)?.body).toMatchObject({
@@ -184,15 +188,7 @@ describe('vendor push platforms: a test send through the API', () => {
 
 describe('vendor push platforms behind the dispatcher', () => {
   it('an event reaches the push platform with the push recipient and the SMS platform with the phone; an overloaded service is retried', async () => {
-    const hw = await add('v2/push/platform', {
-      name: 'Huawei alarms',
-      type: PushChannel.PUSH,
-      platform: 'huawei',
-      app_id: HW.appId,
-      secret_id: HW.clientId,
-      secret_key: HW.secret,
-      endpoint: huawei.url,
-    });
+    const hw = await add('v2/push/platform', huaweiPlatform('Huawei alarms'));
     const sms = await add('v2/push/platform', {
       name: 'Tencent alarms',
       type: PushChannel.SMS,
@@ -291,24 +287,8 @@ describe('vendor push platforms behind the dispatcher', () => {
       ).code,
     ).toBe(200);
 
-    const hw = await add('v2/push/platform', {
-      name: 'Huawei alarms 990',
-      type: PushChannel.PUSH,
-      platform: 'huawei',
-      app_id: HW.appId,
-      secret_id: HW.clientId,
-      secret_key: HW.secret,
-      endpoint: huawei.url,
-    });
-    const vivoPlatform = await add('v2/push/platform', {
-      name: 'vivo alarms 990',
-      type: PushChannel.PUSH,
-      platform: 'vivo',
-      app_id: VIVO.appId,
-      key_id: VIVO.appKey,
-      secret_key: VIVO.appSecret,
-      endpoint: vivo.url,
-    });
+    const hw = await add('v2/push/platform', huaweiPlatform('Huawei alarms 990'));
+    const vivoAlarms = await add('v2/push/platform', vivoPlatform('vivo alarms 990'));
     const template = await add('v2/push/template', {
       name: 'Alarm push 990',
       code: 'alarm_push_990',
@@ -318,13 +298,13 @@ describe('vendor push platforms behind the dispatcher', () => {
       title: '{{dev_name}}: {{alarm_name}}',
       body: '{{alarm_name}} for {{user_name}}',
     });
-    for (const platform of [hw, vivoPlatform])
+    for (const platform of [hw, vivoAlarms])
       await add('v2/push/link', { link_type: 1, link_id: 990, type: 7, platform_id: platform.id, template_id: template.id });
 
     expect((await ingest([{ type: 'alarm', uid: 'TOKEN-DEV-1', alarm_type: 3, text: 'Person', ts: now }])).code).toBe(200);
     // The user's phone is a Huawei one: one record, to its newest token; none through vivo.
     expect((await recordsOf(hw.id)).map((r) => [r.recipient, r.state])).toEqual([['hw-new-phone', PushState.PENDING]]);
-    expect(await recordsOf(vivoPlatform.id)).toEqual([]);
+    expect(await recordsOf(vivoAlarms.id)).toEqual([]);
     const before = huawei.pushes.length;
     await dispatchDue(jobServicesOf(t.app));
     expect(huawei.pushes.slice(before).map((p) => p.body.message)).toMatchObject([
