@@ -1,5 +1,5 @@
 import type { LicenceState } from '../schemas/device-state.js';
-import { importReasonsEn } from './import-reasons/en.js';
+import { IMPORT_REASONS } from './import-reasons.js';
 
 /**
  * Column headers and cell values of the files the server writes (statistics, licence codes,
@@ -102,7 +102,7 @@ export const en = {
   importReport: {
     sheet: 'refused rows',
     columns: { row: 'Row', uid: 'UID', mac: 'MAC', pk: 'PK', reason_code: 'Reason code', reason: 'Reason' },
-    reasons: importReasonsEn,
+    reasons: IMPORT_REASONS.en,
   },
   appDownload: {
     title: 'Download {{name}}',

@@ -4,9 +4,7 @@ import { zhCN } from './zh-CN.js';
 import { zhTW } from './zh-TW.js';
 
 export type { ExportLabels } from './en.js';
-export { importReasonsEn } from './import-reasons/en.js';
-export { importReasonsZhCN } from './import-reasons/zh-CN.js';
-export { importReasonsZhTW } from './import-reasons/zh-TW.js';
+export { IMPORT_REASONS } from './import-reasons.js';
 
 /**
  * The one catalogue of the server's file labels (xlsx headers, sheet names, states, import

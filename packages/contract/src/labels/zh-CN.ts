@@ -1,5 +1,5 @@
 import type { ExportLabels } from './en.js';
-import { importReasonsZhCN } from './import-reasons/zh-CN.js';
+import { IMPORT_REASONS } from './import-reasons.js';
 
 /** The server's file labels in Simplified Chinese (keys as en.ts). */
 export const zhCN: ExportLabels = {
@@ -97,7 +97,7 @@ export const zhCN: ExportLabels = {
   importReport: {
     sheet: '未导入的行',
     columns: { row: '行号', uid: 'UID', mac: 'MAC', pk: '产品 PK', reason_code: '原因代码', reason: '原因' },
-    reasons: importReasonsZhCN,
+    reasons: IMPORT_REASONS['zh-CN'],
   },
   appDownload: {
     title: '下载 {{name}}',

@@ -1,5 +1,5 @@
 import type { ExportLabels } from './en.js';
-import { importReasonsZhTW } from './import-reasons/zh-TW.js';
+import { IMPORT_REASONS } from './import-reasons.js';
 
 /** The server's file labels in Traditional Chinese (keys as en.ts). */
 export const zhTW: ExportLabels = {
@@ -97,7 +97,7 @@ export const zhTW: ExportLabels = {
   importReport: {
     sheet: '未匯入的列',
     columns: { row: '列號', uid: 'UID', mac: 'MAC', pk: '產品 PK', reason_code: '原因代碼', reason: '原因' },
-    reasons: importReasonsZhTW,
+    reasons: IMPORT_REASONS['zh-TW'],
   },
   appDownload: {
     title: '下載 {{name}}',

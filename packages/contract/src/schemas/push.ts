@@ -41,10 +41,10 @@ export const PUSH_PROVIDERS = [
   'webhook',
 ] as const;
 export type PushProvider = (typeof PUSH_PROVIDERS)[number];
-/** Which providers send over each channel (`type`): a platform of another pair is refused (406 `{platform: "channel"}`). */
 /** The app push providers: a phone's push token is issued by one of them (`user_login.push_provider`). */
 export const APP_PUSH_PROVIDERS = ['apns', 'fcm', 'xiaomi', 'oppo', 'huawei', 'vivo', 'honor'] as const satisfies readonly PushProvider[];
 export type AppPushProvider = (typeof APP_PUSH_PROVIDERS)[number];
+/** Which providers send over each channel (`type`): a platform of another pair is refused (406 `{platform: "channel"}`). */
 export const PROVIDERS_OF_CHANNEL: Record<(typeof PUSH_CHANNELS)[number], readonly PushProvider[]> = {
   1: ['aliyun_sms', 'tencent_sms'],
   2: ['smtp'],

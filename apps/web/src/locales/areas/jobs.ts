@@ -1,4 +1,4 @@
-import { importReasonsEn, importReasonsZhCN, importReasonsZhTW, type JOB_ERRORS } from '@iot/contract';
+import { IMPORT_REASONS, type JOB_ERRORS } from '@iot/contract';
 
 /** Why a whole job failed (`error`): each has a message. */
 type JobError = (typeof JOB_ERRORS)[number];
@@ -58,7 +58,7 @@ export const en = {
     internal: 'The job failed; see the server log.',
   } satisfies Record<JobError, string>,
   /** The import report's own words (contract labels). */
-  reasons: importReasonsEn,
+  reasons: IMPORT_REASONS.en,
   dup: {
     title: 'Duplicate devices',
     from_registration: 'Registration (no import)',
@@ -139,7 +139,7 @@ export const zhCN: typeof en = {
     internal: '任务失败，请查看服务器日志。',
   },
   /** The import report's own words (contract labels). */
-  reasons: importReasonsZhCN,
+  reasons: IMPORT_REASONS['zh-CN'],
   dup: {
     title: '重复设备',
     from_registration: '单个注册（非导入）',
@@ -220,7 +220,7 @@ export const zhTW: typeof en = {
     internal: '任務失敗，請查看伺服器日誌。',
   },
   /** The import report's own words (contract labels). */
-  reasons: importReasonsZhTW,
+  reasons: IMPORT_REASONS['zh-TW'],
   dup: {
     title: '重複裝置',
     from_registration: '單一註冊（非匯入）',
