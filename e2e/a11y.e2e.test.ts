@@ -42,6 +42,9 @@ const settle = async (page: Page, route: string) => {
     .catch((err: unknown) => {
       throw new Error(`/${route} did not settle: ${String(err)}`);
     });
+  // Two more frames: what the page does after it settled (size observers, fixes run once per
+  // frame) has happened, as it has by the time a user looks.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 };
 
 /**
