@@ -14,8 +14,8 @@ import { sql } from 'kysely';
 import {
   ADMIN_PASSWORD,
   buildServer,
-  createCompanyAdmin,
-  createTreeRole,
+  countOf,
+  createScopedAdmin,
   intEnv,
   log,
   login,
@@ -104,17 +104,15 @@ const seed = async ({ databaseUrl, pgliteDir }, L) => {
     const compId = Number(
       (await sql`select comp_id from company where comp_key = ${`alarmbench-${Math.floor(COMPANIES / 2)}`}`.execute(db)).rows[0].comp_id,
     );
-    const roleId = await createTreeRole(db, { name: 'Alarm bench admin', compId, menuKeys: ['applist', L.menu], now });
-    await createCompanyAdmin(db, {
+    await createScopedAdmin(db, {
+      name: 'Alarm bench admin',
+      compId,
+      menuKeys: ['applist', L.menu],
       userId: COMP_ADMIN_ID,
       password: COMP_ADMIN_PASSWORD,
-      userName: 'Alarm bench admin',
-      compId,
-      roleId,
       now,
     });
-    await sql`vacuum analyze`.execute(db);
-    const n = async (q) => Number((await q.execute(db)).rows[0].n);
+    const n = (q) => countOf(db, q);
     const table = sql.table(L.table);
     const expectAll = await n(sql`select count(*)::int as n from ${table}`);
     const expectCompany = await n(sql`select count(*)::int as n from ${table} where comp_id = ${compId}::int`);

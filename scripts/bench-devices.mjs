@@ -10,8 +10,8 @@ import { sql } from 'kysely';
 import {
   ADMIN_PASSWORD,
   buildServer,
-  createCompanyAdmin,
-  createTreeRole,
+  countOf,
+  createScopedAdmin,
   intEnv,
   log,
   login,
@@ -58,17 +58,15 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
       batch: BATCH,
     });
     const compId = compIds[Math.floor(COMPANIES / 2)];
-    const roleId = await createTreeRole(db, { name: 'Device bench admin', compId, menuKeys: ['product', 'product/device'], now });
-    await createCompanyAdmin(db, {
+    await createScopedAdmin(db, {
+      name: 'Device bench admin',
+      compId,
+      menuKeys: ['product', 'product/device'],
       userId: COMP_ADMIN_ID,
       password: COMP_ADMIN_PASSWORD,
-      userName: 'Device bench admin',
-      compId,
-      roleId,
       now,
     });
-    await sql`vacuum analyze`.execute(db);
-    const n = async (q) => Number((await q.execute(db)).rows[0].n);
+    const n = (q) => countOf(db, q);
     const expectAll = await n(sql`select count(*)::int as n from device`);
     const expectCompany = await n(sql`select count(*)::int as n from device where comp_id = ${compId}::int`);
     const dkAll = await n(sql`select sum(dk)::int as n from company`);

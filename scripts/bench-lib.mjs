@@ -192,6 +192,19 @@ export const createTreeRole = async (db, { name, compId, menuKeys, now }) => {
   return role.id;
 };
 
+/**
+ * The company administrator a bench times its scoped calls as: a company-tree role of `compId` holding
+ * `menuKeys`, a user named `name` with it, then `vacuum analyze` so the timed plans see the seeded rows.
+ */
+export const createScopedAdmin = async (db, { name, compId, menuKeys, userId, password, now }) => {
+  const roleId = await createTreeRole(db, { name, compId, menuKeys, now });
+  await createCompanyAdmin(db, { userId, password, userName: name, compId, roleId, now });
+  await sql`vacuum analyze`.execute(db);
+};
+
+/** The number a `select … as n` statement answers. */
+export const countOf = async (db, q) => Number((await q.execute(db)).rows[0].n);
+
 /** A company administrator (user type 2) with a known password. */
 export const createCompanyAdmin = async (db, { userId, password, userName, compId, roleId, now }) => {
   const { encodePassword } = await dist('platform/seed.js');

@@ -12,8 +12,8 @@ import {
   ADMIN_PASSWORD,
   buildServer,
   call,
-  createCompanyAdmin,
-  createTreeRole,
+  countOf,
+  createScopedAdmin,
   intEnv,
   log,
   login,
@@ -67,17 +67,15 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     const compId = Number(
       (await sql`select comp_id from company where comp_key = ${`pushbench-${Math.floor(COMPANIES / 2)}`}`.execute(db)).rows[0].comp_id,
     );
-    const roleId = await createTreeRole(db, { name: 'Push bench admin', compId, menuKeys: ['applist', 'applist/record'], now });
-    await createCompanyAdmin(db, {
+    await createScopedAdmin(db, {
+      name: 'Push bench admin',
+      compId,
+      menuKeys: ['applist', 'applist/record'],
       userId: COMP_ADMIN_ID,
       password: COMP_ADMIN_PASSWORD,
-      userName: 'Push bench admin',
-      compId,
-      roleId,
       now,
     });
-    await sql`vacuum analyze`.execute(db);
-    const n = async (q) => Number((await q.execute(db)).rows[0].n);
+    const n = (q) => countOf(db, q);
     const expectAll = await n(sql`select count(*)::int as n from push_record`);
     const expectCompany = await n(sql`select count(*)::int as n from push_record where comp_id = ${compId}::int`);
     log(`seeded ${expectAll} push records in ${((performance.now() - started) / 1000).toFixed(1)} s`);

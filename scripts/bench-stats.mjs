@@ -13,8 +13,8 @@ import { sql } from 'kysely';
 import {
   ADMIN_PASSWORD,
   buildServer,
-  createCompanyAdmin,
-  createTreeRole,
+  countOf,
+  createScopedAdmin,
   dist,
   intEnv,
   log,
@@ -106,17 +106,15 @@ const seed = async ({ databaseUrl, pgliteDir }) => {
     const compId = top.rows[0].comp_id;
     await sql`drop table bench_comp`.execute(db);
     await sql`drop table bench_top`.execute(db);
-    const roleId = await createTreeRole(db, { name: 'Stats bench admin', compId, menuKeys: ['info', 'info/dev'], now });
-    await createCompanyAdmin(db, {
+    await createScopedAdmin(db, {
+      name: 'Stats bench admin',
+      compId,
+      menuKeys: ['info', 'info/dev'],
       userId: COMP_ADMIN_ID,
       password: COMP_ADMIN_PASSWORD,
-      userName: 'Stats bench admin',
-      compId,
-      roleId,
       now,
     });
-    await sql`vacuum analyze`.execute(db);
-    const n = async (q) => Number((await q.execute(db)).rows[0].n);
+    const n = (q) => countOf(db, q);
     const expectAll = await n(sql`select count(*)::int as n from device`);
     const expectTree = await n(sql`select count(*)::int as n from device d join company c on c.comp_id = d.comp_id
       where c.comp_path like (select comp_path from company where comp_id = ${compId}::int) || '%'`);
