@@ -3,33 +3,21 @@
  * - the hidden measure row (`aria-hidden`) copies the header, select-all checkbox included, which
  *   stays reachable by Tab: its controls leave the tab order;
  * - a table wider than its box scrolls sideways but cannot take focus, so the keyboard cannot
- *   scroll it: the scrolling box joins the tab order while it overflows.
- * Watches the document for new tables (at most once per frame), and each scrolling box and its
- * table for size changes: a table can start to overflow without any node being added (columns
- * widen when rows or fonts arrive), which a mutation observer alone misses.
+ *   scroll it: every scroll box of a table that may scroll sideways (`scroll.x`) is in the tab
+ *   order, overflowing or not. Whether it overflows changes at any moment (a live row widens a
+ *   column, the window narrows); following it would leave moments when a scrolling box cannot be
+ *   reached, and one extra tab stop on a table that fits costs less.
+ * Watches the document and fixes what appears, at most once per frame.
  */
-const SCROLL_BOXES = '.ant-table-content, .ant-table-body';
-
-const markOverflow = (box: HTMLElement) => {
-  const overflows = box.scrollWidth > box.clientWidth;
-  if (overflows && box.getAttribute('tabindex') !== '0') box.setAttribute('tabindex', '0');
-  else if (!overflows && box.getAttribute('tabindex') === '0') box.removeAttribute('tabindex');
-};
-
-const watched = new WeakSet<HTMLElement>();
-let sizes: ResizeObserver | undefined;
-
 const fix = () => {
   for (const el of document.querySelectorAll<HTMLElement>(
     '.ant-table-measure-row input, .ant-table-measure-row button, .ant-table-measure-row [tabindex]',
   ))
     if (el.tabIndex !== -1) el.tabIndex = -1;
-  for (const box of document.querySelectorAll<HTMLElement>(SCROLL_BOXES)) {
-    markOverflow(box);
-    if (!sizes || watched.has(box)) continue;
-    watched.add(box);
-    sizes.observe(box);
-    if (box.firstElementChild) sizes.observe(box.firstElementChild);
+  for (const box of document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body')) {
+    if (box.getAttribute('tabindex') === '0') continue;
+    const overflow = getComputedStyle(box).overflowX;
+    if (overflow === 'auto' || overflow === 'scroll') box.setAttribute('tabindex', '0');
   }
 };
 
@@ -37,13 +25,6 @@ let installed = false;
 export const installTableA11y = () => {
   if (installed || typeof MutationObserver === 'undefined') return;
   installed = true;
-  if (typeof ResizeObserver !== 'undefined')
-    sizes = new ResizeObserver((entries) => {
-      for (const { target } of entries) {
-        const box = target.matches(SCROLL_BOXES) ? target : target.parentElement;
-        if (box instanceof HTMLElement && box.isConnected) markOverflow(box);
-      }
-    });
   let scheduled = false;
   new MutationObserver(() => {
     if (scheduled) return;
@@ -53,5 +34,4 @@ export const installTableA11y = () => {
       fix();
     });
   }).observe(document.body, { childList: true, subtree: true });
-  window.addEventListener('resize', () => requestAnimationFrame(fix));
 };
