@@ -1,12 +1,12 @@
 import { API, DOWNLOADS, ErrorCode, exportLabelsOf, type Language, LICENCE_EXPORT_MAX, type LicenceRow } from '@iot/contract';
-import ExcelJS from 'exceljs';
 import { writeAudit } from '../../platform/audit.js';
 import type { RequestContext } from '../../platform/context.js';
 import { issueTicket } from '../../platform/download-ticket.js';
 import { type Download, download } from '../../platform/downloads.js';
 import { AppError, badParams, notFound } from '../../platform/errors.js';
-import { nowSeconds } from '../../platform/time.js';
+import { nowSeconds, utcTime } from '../../platform/time.js';
 import { type AuditEntity, type Route, route } from '../../platform/transport.js';
+import { workbookOf } from '../../platform/workbook.js';
 import { visibleProductPks } from './device.repository.js';
 import {
   type BindResult,
@@ -120,20 +120,27 @@ export const licenceRoutes: Route[] = [
   }),
 ];
 
-const time = (unix: number | null) => (unix === null ? '' : new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 19));
-
 const COLUMNS = ['code', 'state', 'uid', 'pk', 'comp_name', 'batch_id', 'gmt_create', 'gmt_use'] as const;
 
 export const buildLicenceWorkbook = async (rows: LicenceRow[], lang: Language): Promise<Buffer> => {
   const l = exportLabelsOf(lang).licences;
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet(l.sheet);
-  ws.columns = COLUMNS.map((c, i) => ({ header: l.columns[c], width: i === 0 ? 22 : 18 }));
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows) {
-    ws.addRow([r.code, l.states[r.state], r.uid ?? '', r.pk, r.comp_name ?? '', r.batch_id ?? '', time(r.gmt_create), time(r.gmt_use)]);
-  }
-  return Buffer.from(await wb.xlsx.writeBuffer());
+  return workbookOf([
+    {
+      name: l.sheet,
+      header: COLUMNS.map((c) => l.columns[c]),
+      widths: COLUMNS.map((_, i) => (i === 0 ? 22 : 18)),
+      rows: rows.map((r) => [
+        r.code,
+        l.states[r.state],
+        r.uid ?? '',
+        r.pk,
+        r.comp_name ?? '',
+        r.batch_id ?? '',
+        utcTime(r.gmt_create),
+        utcTime(r.gmt_use),
+      ]),
+    },
+  ]);
 };
 
 /**

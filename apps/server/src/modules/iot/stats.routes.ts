@@ -1,11 +1,11 @@
 import { API, DOWNLOADS, exportLabelsOf, type Language } from '@iot/contract';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../platform/context.js';
 import { issueTicket } from '../../platform/download-ticket.js';
 import { type Download, download } from '../../platform/downloads.js';
-import { nowSeconds } from '../../platform/time.js';
+import { nowSeconds, utcDay, utcTime } from '../../platform/time.js';
 import { type Route, registerRoutes, route } from '../../platform/transport.js';
+import { workbookOf } from '../../platform/workbook.js';
 import { foldDeviceStats, readDeviceStats, type StatsNumbers, sampleOnlineDevices } from './stats.repository.js';
 
 export const statsRoutes: Route[] = [
@@ -19,52 +19,41 @@ export const statsRoutes: Route[] = [
 /** The numbers of one statistics answer as a workbook: a summary and one sheet per table. */
 export const buildStatsWorkbook = async (stats: StatsNumbers, lang: Language): Promise<Buffer> => {
   const l = exportLabelsOf(lang).stats;
-  const wb = new ExcelJS.Workbook();
-  const sheet = (name: string, header: string[], rows: (string | number | null)[][]) => {
-    const ws = wb.addWorksheet(name);
-    ws.columns = header.map((h) => ({ header: h, width: Math.max(14, h.length + 4) }));
-    ws.getRow(1).font = { bold: true };
-    for (const r of rows) ws.addRow(r);
-  };
   const t = stats.totals;
-  const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
-  sheet(
-    l.sheets.summary,
-    [l.item, l.value],
-    [
-      [l.from, day(stats.gmt_start)],
-      [l.to, day(stats.gmt_end - 1)],
-      [l.registered, t.registered],
-      [l.activated, t.activated],
-      [l.online_peak, t.online_peak],
-      [l.devices, t.devices],
-      [l.active_devices, t.active_devices],
-      [l.online_now, t.online],
-      [l.online_share, Math.round(t.online_share * 10_000) / 10_000],
-      [l.gmt_sample, t.gmt_sample === null ? '' : new Date(t.gmt_sample * 1000).toISOString().replace('T', ' ').slice(0, 19)],
-    ],
-  );
-  sheet(
-    l.sheets.daily,
-    [l.day, l.registered, l.activated, l.online],
-    stats.series.map((r) => [r.day, r.registered, r.activated, r.online]),
-  );
-  sheet(
-    l.sheets.countries,
-    [l.country, l.count],
-    stats.countries.map((r) => [r.country, r.devices]),
-  );
-  sheet(
-    l.sheets.products,
-    [l.pk, l.product_name, l.registered, l.activated],
-    stats.products.map((r) => [r.pk, r.product_name ?? '', r.registered, r.activated]),
-  );
-  sheet(
-    l.sheets.companies,
-    [l.comp_id, l.comp_name, l.registered, l.activated],
-    stats.companies.map((r) => [r.comp_id, r.comp_name ?? '', r.registered, r.activated]),
-  );
-  return Buffer.from(await wb.xlsx.writeBuffer());
+  return workbookOf([
+    {
+      name: l.sheets.summary,
+      header: [l.item, l.value],
+      rows: [
+        [l.from, utcDay(stats.gmt_start)],
+        [l.to, utcDay(stats.gmt_end - 1)],
+        [l.registered, t.registered],
+        [l.activated, t.activated],
+        [l.online_peak, t.online_peak],
+        [l.devices, t.devices],
+        [l.active_devices, t.active_devices],
+        [l.online_now, t.online],
+        [l.online_share, Math.round(t.online_share * 10_000) / 10_000],
+        [l.gmt_sample, utcTime(t.gmt_sample)],
+      ],
+    },
+    {
+      name: l.sheets.daily,
+      header: [l.day, l.registered, l.activated, l.online],
+      rows: stats.series.map((r) => [r.day, r.registered, r.activated, r.online]),
+    },
+    { name: l.sheets.countries, header: [l.country, l.count], rows: stats.countries.map((r) => [r.country, r.devices]) },
+    {
+      name: l.sheets.products,
+      header: [l.pk, l.product_name, l.registered, l.activated],
+      rows: stats.products.map((r) => [r.pk, r.product_name ?? '', r.registered, r.activated]),
+    },
+    {
+      name: l.sheets.companies,
+      header: [l.comp_id, l.comp_name, l.registered, l.activated],
+      rows: stats.companies.map((r) => [r.comp_id, r.comp_name ?? '', r.registered, r.activated]),
+    },
+  ]);
 };
 
 /** `GET /api/v2/iot/dev/statistics.xlsx?gmt_start&gmt_end&comp_id&pk&lang` (ticket or token: platform/downloads.ts). */

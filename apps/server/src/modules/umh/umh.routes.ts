@@ -1,10 +1,10 @@
 import { API, type AppStatsInput, DOWNLOADS, dayOf, exportLabelsOf, type Language, TOP_APPS, TOP_APPS_DAYS } from '@iot/contract';
-import ExcelJS from 'exceljs';
 import { issueTicket } from '../../platform/download-ticket.js';
 import { type Download, download } from '../../platform/downloads.js';
 import { notFound } from '../../platform/errors.js';
-import { nowSeconds } from '../../platform/time.js';
+import { nowSeconds, utcDay } from '../../platform/time.js';
 import { type Route, route } from '../../platform/transport.js';
+import { workbookOf } from '../../platform/workbook.js';
 import { listAlarms } from './alarm.repository.js';
 import { type AppStatsNumbers, readAppStats, topApps } from './app-stats.repository.js';
 import { getAppUser, listAppUsers, listDevBinds } from './app-user.repository.js';
@@ -33,43 +33,32 @@ export const umhRoutes: Route[] = [
 /** The numbers of one app-user statistics answer as a workbook: a summary and one sheet per table. */
 export const buildAppStatsWorkbook = async (stats: AppStatsNumbers, lang: Language): Promise<Buffer> => {
   const l = exportLabelsOf(lang).appStats;
-  const wb = new ExcelJS.Workbook();
-  const sheet = (name: string, header: string[], rows: (string | number | null)[][]) => {
-    const ws = wb.addWorksheet(name);
-    ws.columns = header.map((h) => ({ header: h, width: Math.max(14, h.length + 4) }));
-    ws.getRow(1).font = { bold: true };
-    for (const r of rows) ws.addRow(r);
-  };
-  const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
   const t = stats.totals;
-  sheet(
-    l.sheets.summary,
-    [l.item, l.value],
-    [
-      [l.from, day(stats.gmt_start)],
-      [l.to, day(stats.gmt_end - 1)],
-      [l.new_users, t.new_users],
-      [l.active_avg, t.active_avg],
-      [l.active_peak, t.active_peak],
-      [l.users, t.users],
-    ],
-  );
-  sheet(
-    l.sheets.daily,
-    [l.day, l.new_users, l.active_users],
-    stats.series.map((r) => [r.day, r.new_users, r.active_users]),
-  );
-  sheet(
-    l.sheets.apps,
-    [l.app_id, l.comp_name, l.new_users, l.active_avg, l.users],
-    stats.apps.map((a) => [a.app_id, a.comp_name ?? '', a.new_users, a.active_users, a.users]),
-  );
-  sheet(
-    l.sheets.countries,
-    [l.country, l.users],
-    stats.countries.map((c) => [c.country, c.users]),
-  );
-  return Buffer.from(await wb.xlsx.writeBuffer());
+  return workbookOf([
+    {
+      name: l.sheets.summary,
+      header: [l.item, l.value],
+      rows: [
+        [l.from, utcDay(stats.gmt_start)],
+        [l.to, utcDay(stats.gmt_end - 1)],
+        [l.new_users, t.new_users],
+        [l.active_avg, t.active_avg],
+        [l.active_peak, t.active_peak],
+        [l.users, t.users],
+      ],
+    },
+    {
+      name: l.sheets.daily,
+      header: [l.day, l.new_users, l.active_users],
+      rows: stats.series.map((r) => [r.day, r.new_users, r.active_users]),
+    },
+    {
+      name: l.sheets.apps,
+      header: [l.app_id, l.comp_name, l.new_users, l.active_avg, l.users],
+      rows: stats.apps.map((a) => [a.app_id, a.comp_name ?? '', a.new_users, a.active_users, a.users]),
+    },
+    { name: l.sheets.countries, header: [l.country, l.users], rows: stats.countries.map((c) => [c.country, c.users]) },
+  ]);
 };
 
 /** `GET /api/v2/umh/admin/user/statistics.xlsx?gmt_start&gmt_end&comp_id&app_id&lang` (ticket or token). */
