@@ -1,10 +1,9 @@
 import type { StatsInput, StatsOutput } from '@iot/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Col, Input, Row, Select, Space, Statistic, Table, type TableColumnsType, Typography } from 'antd';
+import { Col, Input, Row, Select, Space, Table, type TableColumnsType, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { type ReactNode, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Panel } from '../../../components/panel';
 import { useProductOptions } from '../../../components/pickers';
 import { useAccess } from '../../../lib/access';
 import { formatTime } from '../../../lib/format';
@@ -12,19 +11,13 @@ import type { AreaName } from '../../../lib/i18n';
 import { currentLanguage } from '../../../lib/i18n';
 import Chart from '../../../shared/stats/chart';
 import { barOption, shareOption, trendOption } from '../../../shared/stats/chart-options';
+import { ChartTablePanel, SMALL_TABLE, StatTiles, ViewPanel } from '../../../shared/stats/stats-panels';
 import { countryName, rangeOf, statsQueryOptions, xlsxHref } from '../../../shared/stats/stats-query';
 import { StatsToolbar, type StatsView } from '../../../shared/stats/stats-toolbar';
 
 type View = StatsView;
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
-
-/** A card that shows its chart or, in table view, the same numbers as a table. */
-const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
-  <Panel title={title} size="small" style={{ height: '100%' }}>
-    {view === 'chart' ? chart : table}
-  </Panel>
-);
 
 const ProductFilter = ({ value, onChange }: { value?: string; onChange: (pk?: string) => void }) => {
   const { t } = useTranslation();
@@ -147,8 +140,7 @@ export default function DevStatsPage() {
         { key: 'sample', item: t('stats.sampled_at'), value: s.totals.gmt_sample ? formatTime(s.totals.gmt_sample) : '–' },
       ]
     : [];
-  const small = { size: 'small' as const, pagination: false as const, scroll: { x: 'max-content' } };
-  const empty = <Typography.Text type="secondary">{t('stats.no_data')}</Typography.Text>;
+  const empty = t('stats.no_data');
 
   return (
     <div>
@@ -166,8 +158,8 @@ export default function DevStatsPage() {
       >
         <ProductFilter value={pk} onChange={setPk} />
       </StatsToolbar>
-      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-        {(
+      <StatTiles
+        tiles={(
           [
             ['registered', s?.totals.registered],
             ['activated', s?.totals.activated],
@@ -175,36 +167,36 @@ export default function DevStatsPage() {
             ['online', s?.totals.online],
             ['online_share', s ? percent(s.totals.online_share) : undefined],
           ] as const
-        ).map(([key, value]) => (
-          <Col key={key} xs={12} sm={8} lg={4}>
-            <Panel size="small">
-              <Statistic title={t(`stats.totals.${key}`)} value={value ?? '–'} loading={query.isLoading} />
-            </Panel>
-          </Col>
-        ))}
-      </Row>
+        ).map(([key, value]) => ({ key, title: t(`stats.totals.${key}`), value }))}
+        loading={query.isLoading}
+        col={{ xs: 12, sm: 8, lg: 4 }}
+      />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('stats.trend')}
             view={view}
-            chart={trend && <Chart option={trend} label={t('stats.trend')} height={300} />}
-            table={
-              <Table
-                rowKey="day"
-                columns={dayColumns}
-                dataSource={s?.series ?? []}
-                {...small}
-                pagination={{ pageSize: 31, hideOnSinglePage: true }}
-              />
-            }
+            option={trend}
+            rows={s?.series}
+            rowKey="day"
+            columns={dayColumns}
+            empty={empty}
+            height={300}
+            days
           />
         </Col>
         <Col xs={24} xl={8}>
           <ViewPanel
             title={t('stats.share')}
             view={view}
-            chart={share && (s?.totals.devices ? <Chart option={share} label={t('stats.share')} height={300} /> : empty)}
+            chart={
+              share &&
+              (s?.totals.devices ? (
+                <Chart option={share} label={t('stats.share')} height={300} />
+              ) : (
+                <Typography.Text type="secondary">{empty}</Typography.Text>
+              ))
+            }
             table={
               <Table
                 rowKey="key"
@@ -214,33 +206,42 @@ export default function DevStatsPage() {
                   { dataIndex: 'value', key: 'value', align: 'right' },
                 ]}
                 dataSource={shareRows}
-                {...small}
+                {...SMALL_TABLE}
               />
             }
           />
         </Col>
         <Col xs={24} lg={8}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('stats.countries')}
             view={view}
-            chart={countries && (s?.countries.length ? <Chart option={countries} label={t('stats.countries')} /> : empty)}
-            table={<Table rowKey="country" columns={countryColumns} dataSource={s?.countries ?? []} {...small} />}
+            option={countries}
+            rows={s?.countries}
+            rowKey="country"
+            columns={countryColumns}
+            empty={empty}
           />
         </Col>
         <Col xs={24} lg={8}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('stats.products')}
             view={view}
-            chart={products && (s?.products.length ? <Chart option={products} label={t('stats.products')} /> : empty)}
-            table={<Table rowKey="pk" columns={productColumns} dataSource={s?.products ?? []} {...small} />}
+            option={products}
+            rows={s?.products}
+            rowKey="pk"
+            columns={productColumns}
+            empty={empty}
           />
         </Col>
         <Col xs={24} lg={8}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('stats.companies')}
             view={view}
-            chart={companyBars && (s?.companies.length ? <Chart option={companyBars} label={t('stats.companies')} /> : empty)}
-            table={<Table rowKey="comp_id" columns={companyColumns} dataSource={s?.companies ?? []} {...small} />}
+            option={companyBars}
+            rows={s?.companies}
+            rowKey="comp_id"
+            columns={companyColumns}
+            empty={empty}
           />
         </Col>
       </Row>

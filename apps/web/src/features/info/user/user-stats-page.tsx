@@ -1,24 +1,17 @@
 import type { AppStatsInput, AppStatsOutput } from '@iot/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Col, InputNumber, Row, Statistic, Table, type TableColumnsType, Typography } from 'antd';
+import { Col, InputNumber, Row, type TableColumnsType, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Panel } from '../../../components/panel';
 import type { AreaName } from '../../../lib/i18n';
 import { currentLanguage } from '../../../lib/i18n';
-import Chart from '../../../shared/stats/chart';
 import { barOption, linesOption } from '../../../shared/stats/chart-options';
+import { ChartTablePanel, StatTiles } from '../../../shared/stats/stats-panels';
 import { appStatsQueryOptions, appStatsXlsxHref, countryName, rangeOf } from '../../../shared/stats/stats-query';
 import { StatsToolbar, type StatsView } from '../../../shared/stats/stats-toolbar';
 
 type View = StatsView;
-
-const ViewPanel = ({ title, view, chart, table }: { title: string; view: View; chart: ReactNode; table: ReactNode }) => (
-  <Panel title={title} size="small" style={{ height: '100%' }}>
-    {view === 'chart' ? chart : table}
-  </Panel>
-);
 
 /** The message areas this page uses (locales/areas.ts). */
 export const areas: readonly AreaName[] = ['appdata', 'stats'];
@@ -98,8 +91,7 @@ export default function UserStatsPage() {
     { title: f('country'), dataIndex: 'country', key: 'country', render: (c: string) => `${countryName(c, lang)} (${c})` },
     num('users'),
   ];
-  const small = { size: 'small' as const, pagination: false as const, scroll: { x: 'max-content' } };
-  const empty = <Typography.Text type="secondary">{t('appdata.stats.no_data')}</Typography.Text>;
+  const empty = t('appdata.stats.no_data');
 
   return (
     <div>
@@ -125,46 +117,49 @@ export default function UserStatsPage() {
           onChange={(v) => setAppId(v ?? undefined)}
         />
       </StatsToolbar>
-      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-        {(['new_users', 'active_avg', 'active_peak', 'users'] as const).map((key) => (
-          <Col key={key} xs={12} sm={6}>
-            <Panel size="small">
-              <Statistic title={t(`appdata.stats.totals.${key}`)} value={s?.totals[key] ?? '–'} loading={query.isLoading} />
-            </Panel>
-          </Col>
-        ))}
-      </Row>
+      <StatTiles
+        tiles={(['new_users', 'active_avg', 'active_peak', 'users'] as const).map((key) => ({
+          key,
+          title: t(`appdata.stats.totals.${key}`),
+          value: s?.totals[key],
+        }))}
+        loading={query.isLoading}
+        col={{ xs: 12, sm: 6 }}
+      />
       <Row gutter={[16, 16]}>
         <Col xs={24}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('appdata.stats.trend')}
             view={view}
-            chart={trend && <Chart option={trend} label={t('appdata.stats.trend')} height={300} />}
-            table={
-              <Table
-                rowKey="day"
-                columns={dayColumns}
-                dataSource={s?.series ?? []}
-                {...small}
-                pagination={{ pageSize: 31, hideOnSinglePage: true }}
-              />
-            }
+            option={trend}
+            rows={s?.series}
+            rowKey="day"
+            columns={dayColumns}
+            empty={empty}
+            height={300}
+            days
           />
         </Col>
         <Col xs={24} lg={12}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('appdata.stats.apps')}
             view={view}
-            chart={apps && (s?.apps.length ? <Chart option={apps} label={t('appdata.stats.apps')} /> : empty)}
-            table={<Table rowKey={(r) => `${r.app_id}-${r.comp_id}`} columns={appColumns} dataSource={s?.apps ?? []} {...small} />}
+            option={apps}
+            rows={s?.apps}
+            rowKey={(r) => `${r.app_id}-${r.comp_id}`}
+            columns={appColumns}
+            empty={empty}
           />
         </Col>
         <Col xs={24} lg={12}>
-          <ViewPanel
+          <ChartTablePanel
             title={t('appdata.stats.countries')}
             view={view}
-            chart={countries && (s?.countries.length ? <Chart option={countries} label={t('appdata.stats.countries')} /> : empty)}
-            table={<Table rowKey="country" columns={countryColumns} dataSource={s?.countries ?? []} {...small} />}
+            option={countries}
+            rows={s?.countries}
+            rowKey="country"
+            columns={countryColumns}
+            empty={empty}
           />
         </Col>
       </Row>
