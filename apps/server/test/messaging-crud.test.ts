@@ -46,6 +46,8 @@ interface Case {
   change: Record<string, unknown>;
   /** An add body refused with `{field: rule}`. */
   bad: [body: () => Promise<Record<string, unknown>>, field: string, rule: string];
+  /** A second row with the same key is refused on `field` (409 `{field: exists}`); `other` changes the key. */
+  unique?: { field: string; other: Record<string, unknown> };
 }
 
 let platformId = 0;
@@ -100,6 +102,7 @@ const CASES: Case[] = [
     filter: () => ({ code: 'offline', lang: 'zh-CN' }),
     change: { notify_type: 1 },
     bad: [async () => ({ name: 'No body', code: 'x', lang: 'en', type: 3 }), 'body', 'required'],
+    unique: { field: 'code', other: { lang: 'en' } },
   },
   {
     name: 'push links',
@@ -113,6 +116,7 @@ const CASES: Case[] = [
       'platform_id',
       'not_found',
     ],
+    unique: { field: 'platform_id', other: { type: 8 } },
   },
   {
     name: 'message templates',
@@ -133,6 +137,28 @@ const CASES: Case[] = [
     bad: [async () => ({ name: 'Five channels', type: 7, channels: [1, 2, 3, 4, 1] }), 'channels', 'too_big:4'],
   },
 ];
+
+describe.each(CASES.filter((c) => c.unique !== undefined))('$name: one row per key', (c) => {
+  it('refuses a second row with the same key (409 naming the field) on add and on set, and stores nothing', async () => {
+    const { field, other } = c.unique as NonNullable<Case['unique']>;
+    const body = await c.add();
+    const first = ok(await call(c.base, 'add', body));
+    const before = await countOf(c.table);
+    const again = await call(c.base, 'add', body);
+    fails(again, 409);
+    expect(fieldsOf(again)).toEqual({ [field]: 'exists' });
+    expect(await countOf(c.table)).toBe(before);
+    // A row with another key can be added; moving it onto the first row's key is refused.
+    const second = ok(await call(c.base, 'add', { ...body, ...other }));
+    const back = Object.fromEntries(Object.keys(other).map((k) => [k, body[k]]));
+    const moved = await call(c.base, 'set', { id: second.id, ...back });
+    fails(moved, 409);
+    expect(fieldsOf(moved)).toEqual({ [field]: 'exists' });
+    // A row set to the key it already holds is no conflict with itself.
+    ok(await call(c.base, 'set', { id: first.id, ...back }));
+    for (const id of [first.id, second.id]) ok(await call(c.base, 'del', { id }));
+  });
+});
 
 describe.each(CASES)('$name', (c) => {
   it('adds in the caller company, lists by its filters, changes only what is sent, deletes', async () => {

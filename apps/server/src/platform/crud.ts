@@ -5,7 +5,7 @@ import type { RequestContext, Scope } from './context.js';
 import { sessionOf } from './context.js';
 import type { Conn } from './db/database.js';
 import type { DB } from './db/schema.js';
-import { badParams, notFound } from './errors.js';
+import { badParams, exists, notFound } from './errors.js';
 import { defineList, type Filters, type ListFn } from './list.js';
 import { inScope } from './scope.js';
 import { type SecretFields, secretFieldsFor } from './secret-fields.js';
@@ -75,6 +75,12 @@ export interface CrudSpec<A extends CrudApis> {
   toRow?: (stored: Stored) => Row<A>;
   /** Fields naming a row of another kit resource: it must exist within the caller's scope (406 `{field: not_found}`). */
   refs?: Record<string, { get: (conn: Conn, scope: Scope, ids: number[]) => Promise<unknown[]> }>;
+  /**
+   * Values no other row may share (409 `{field: exists}`, shown under `field`): `among` is the
+   * condition on the table's columns that finds a row like the new one (its parent and the
+   * value), checked on add and on every set, the row itself excepted.
+   */
+  unique?: { field: string; message: string; among: (next: Record<string, unknown>) => RawBuilder<SqlBool> }[];
   /** Rules across fields or against other rows, on the row as it will be (add: the input; set: current + changes). */
   check?: (ctx: RequestContext, next: Record<string, unknown>, current: Row<A> | undefined) => Promise<void> | void;
   /** Refuse deleting rows something still uses (throw a 406 naming why). */
@@ -154,6 +160,14 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
     return found.comp_id;
   };
 
+  const checkUnique = async (ctx: RequestContext, next: Record<string, unknown>, id?: number) => {
+    for (const { field, message, among } of spec.unique ?? []) {
+      let q = db(ctx.conn).selectFrom(spec.table).select('id').where(among(next));
+      if (id !== undefined) q = q.where('id', '<>', id);
+      if (await q.executeTakeFirst()) throw exists(field, message);
+    }
+  };
+
   const routes = [
     route(apis.list, (ctx, input) => list(ctx.conn, ctx.scope, input as never)),
     route(
@@ -163,6 +177,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
         if (spec.owned) values.comp_id ??= sessionOf(ctx).compId;
         if (spec.parent) values.comp_id = await parentCompany(ctx, values[spec.parent.field]);
         await checkRefs(ctx, values);
+        await checkUnique(ctx, values);
         await spec.check?.(ctx, values, undefined);
         const now = nowSeconds();
         const made = spec.generate?.(ctx, values);
@@ -185,7 +200,9 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
         const changes = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && columns.includes(k)));
         if (spec.parent && changes[spec.parent.field] !== undefined) changes.comp_id = await parentCompany(ctx, changes[spec.parent.field]);
         await checkRefs(ctx, changes);
-        await spec.check?.(ctx, { ...(current as Record<string, unknown>), ...changes }, current);
+        const next = { ...(current as Record<string, unknown>), ...changes };
+        await checkUnique(ctx, next, id);
+        await spec.check?.(ctx, next, current);
         await db(ctx.conn)
           .updateTable(spec.table)
           .set({ ...columnsOf(secretsOf(ctx).seal(changes)), gmt_update: nowSeconds() })

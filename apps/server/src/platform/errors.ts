@@ -22,6 +22,8 @@ export class AppError extends Error {
 /** A row outside the caller's scope or absent: both answer "not found" (CONTRACT §5). */
 export const notFound = (what: string) => new AppError(406, `${what} does not exist`);
 export const badParams = (fields: Record<string, string>, message = 'Wrong parameters') => new AppError(406, message, { fields });
+/** Another row already holds this value: 409, the field named so the form shows it there. */
+export const exists = (field: string, message: string) => new AppError(ErrorCode.CONFLICT, message, { fields: { [field]: 'exists' } });
 
 /** Unique indexes whose violation has its own catalogue code; any other answers 409. */
 const UNIQUE_INDEX_CODES: Record<string, ErrorCodeValue> = {

@@ -6,7 +6,6 @@ import {
   AppVerState,
   type AppVersionRow,
   appVersionParts,
-  ErrorCode,
   fileUrlOf,
   maskedAppKey,
 } from '@iot/contract';
@@ -14,7 +13,6 @@ import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import { defineCrud } from '../../platform/crud.js';
 import type { Conn } from '../../platform/db/database.js';
-import { AppError } from '../../platform/errors.js';
 import { contains, defineList, eq, escapeLike } from '../../platform/list.js';
 import { inScope } from '../../platform/scope.js';
 
@@ -25,22 +23,19 @@ export const newAppKey = () => crypto.randomBytes(24).toString('base64url');
 /** What is stored of a key: its SHA-256 (the key is random enough that no salt or slow hash is needed) and its last 4 characters. */
 export const storedKey = (key: string) => ({ hash: crypto.createHash('sha256').update(key).digest('hex'), hint: key.slice(-4) });
 
-const exists = (field: string, message: string) => new AppError(ErrorCode.CONFLICT, message, { fields: { [field]: 'exists' } });
-
 // ---- app base --------------------------------------------------------------------------------
 
 type StoredApp = Record<string, unknown> & { id: number; key_hint_ios: string; key_hint_android: string; comp_name: string };
 
-/** Package names identify an app on the stores: one app each, across the platform (409). */
-const checkPackages = async (conn: Conn, next: Record<string, unknown>, id?: number) => {
-  for (const field of ['package_name_ios', 'package_name_android'] as const) {
+/** Package names identify an app on the stores: one app each, across the platform (409); empty is no name. */
+const onePackage = (field: 'package_name_ios' | 'package_name_android') => ({
+  field,
+  message: 'Another app has this package name',
+  among: (next: Record<string, unknown>) => {
     const value = next[field];
-    if (typeof value !== 'string' || value === '') continue;
-    let q = conn.selectFrom('app').select('id').where(field, '=', value);
-    if (id !== undefined) q = q.where('id', '<>', id);
-    if (await q.executeTakeFirst()) throw exists(field, 'Another app has this package name');
-  }
-};
+    return typeof value === 'string' && value !== '' ? sql<SqlBool>`${sql.ref(field)} = ${value}` : sql<SqlBool>`false`;
+  },
+});
 
 export const apps = defineCrud(
   { list: API.appList, add: API.appAdd, set: API.appSet, del: API.appDel },
@@ -67,7 +62,7 @@ export const apps = defineCrud(
         app_key_android: maskedAppKey(a.key_hint_android),
       };
     },
-    check: (ctx, next, current) => checkPackages(ctx.conn, next, current?.id),
+    unique: [onePackage('package_name_ios'), onePackage('package_name_android')],
     // Both keys are made here and answered in full by this add only.
     generate: () => {
       const ios = newAppKey();
@@ -137,15 +132,13 @@ export const appDetails = defineCrud(
     sorts: { client_type: 't.client_type' },
     defaultSort: { column: 't.id', direction: 'asc' },
     select: childSelect('app_detail', 'app_id'),
-    check: async (ctx, next, current) => {
-      let q = ctx.conn
-        .selectFrom('app_detail')
-        .select('id')
-        .where('app_id', '=', next.app_id as number)
-        .where('client_type', '=', next.client_type as string);
-      if (current) q = q.where('id', '<>', current.id);
-      if (await q.executeTakeFirst()) throw exists('client_type', 'The app already has a detail for this client type');
-    },
+    unique: [
+      {
+        field: 'client_type',
+        message: 'The app already has a detail for this client type',
+        among: (next) => sql<SqlBool>`app_id = ${next.app_id} and client_type = ${next.client_type}`,
+      },
+    ],
   },
 );
 
@@ -174,15 +167,13 @@ export const appVersions = defineCrud(
       const { ver_parts: _parts, ...row } = r as unknown as AppVersionRow & { ver_parts: unknown };
       return { ...row, details: (row.details as AppVersionRow['details']).map((d) => ({ ...d, ver_id: row.id })) } as AppVersionRow;
     },
-    check: async (ctx, next, current) => {
-      let q = ctx.conn
-        .selectFrom('app_version')
-        .select('id')
-        .where('app_id', '=', next.app_id as number)
-        .where(sql<SqlBool>`ver_parts = ${verPartsOf(next.ver as string)}`);
-      if (current) q = q.where('id', '<>', current.id);
-      if (await q.executeTakeFirst()) throw exists('ver', 'The app already has this version');
-    },
+    unique: [
+      {
+        field: 'ver',
+        message: 'The app already has this version',
+        among: (next) => sql<SqlBool>`app_id = ${next.app_id} and ver_parts = ${verPartsOf(next.ver as string)}`,
+      },
+    ],
   },
 );
 
@@ -196,16 +187,13 @@ export const appUrls = defineCrud(
     sorts: { platform: 't.platform', lang: 't.lang' },
     defaultSort: { column: 't.id', direction: 'asc' },
     select: childSelect('app_url', 'app_id'),
-    check: async (ctx, next, current) => {
-      let q = ctx.conn
-        .selectFrom('app_url')
-        .select('id')
-        .where('app_id', '=', next.app_id as number)
-        .where('platform', '=', next.platform as string)
-        .where(sql<SqlBool>`lower(lang) = lower(${next.lang as string})`);
-      if (current) q = q.where('id', '<>', current.id);
-      if (await q.executeTakeFirst()) throw exists('lang', 'The app already has a url for this platform and language');
-    },
+    unique: [
+      {
+        field: 'lang',
+        message: 'The app already has a url for this platform and language',
+        among: (next) => sql<SqlBool>`app_id = ${next.app_id} and platform = ${next.platform} and lower(lang) = lower(${next.lang})`,
+      },
+    ],
   },
 );
 
@@ -219,15 +207,13 @@ export const appResources = defineCrud(
     sorts: { key: 't.key' },
     defaultSort: { column: 't.key', direction: 'asc' },
     select: childSelect('app_resource', 'master_id'),
-    check: async (ctx, next, current) => {
-      let q = ctx.conn
-        .selectFrom('app_resource')
-        .select('id')
-        .where('master_id', '=', next.master_id as number)
-        .where('key', '=', next.key as string);
-      if (current) q = q.where('id', '<>', current.id);
-      if (await q.executeTakeFirst()) throw exists('key', 'The app already has a resource with this key');
-    },
+    unique: [
+      {
+        field: 'key',
+        message: 'The app already has a resource with this key',
+        among: (next) => sql<SqlBool>`master_id = ${next.master_id} and key = ${next.key}`,
+      },
+    ],
   },
 );
 

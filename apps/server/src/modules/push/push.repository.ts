@@ -1,5 +1,5 @@
 import { API, PROVIDERS_OF_CHANNEL, type PushProvider } from '@iot/contract';
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { defineCrud } from '../../platform/crud.js';
 import type { Conn } from '../../platform/db/database.js';
 import { badParams } from '../../platform/errors.js';
@@ -59,6 +59,13 @@ export const pushTemplates = defineCrud(
     owned: true,
     filters: { name: contains('t.name'), code: contains('t.code'), lang: eq('t.lang'), type: eq('t.type') },
     sorts: { name: 't.name', code: 't.code', lang: 't.lang' },
+    unique: [
+      {
+        field: 'code',
+        message: 'The company already has a template with this code for this language and channel',
+        among: (next) => sql<SqlBool>`comp_id = ${next.comp_id} and code = ${next.code} and lang = ${next.lang} and type = ${next.type}`,
+      },
+    ],
   },
 );
 
@@ -70,6 +77,14 @@ export const pushLinks = defineCrud(
     owned: true,
     filters: { link_id: eq('t.link_id'), link_type: eq('t.link_type'), type: eq('t.type') },
     refs: { platform_id: pushPlatforms, template_id: pushTemplates },
+    unique: [
+      {
+        field: 'platform_id',
+        message: 'This event of this app or product already goes through this platform',
+        among: (next) =>
+          sql<SqlBool>`link_type = ${next.link_type} and link_id = ${next.link_id} and type = ${next.type} and platform_id = ${next.platform_id}`,
+      },
+    ],
     select: (conn: Conn) =>
       conn
         .selectFrom('push_link as t')
