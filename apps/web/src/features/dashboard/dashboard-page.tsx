@@ -90,12 +90,12 @@ export default function DashboardPage() {
           </Col>
         ))}
         {access.can('info/dev') && (
-          <Col xs={24} xl={16}>
+          <Col xs={24} xl={14}>
             <DeviceTrendCard />
           </Col>
         )}
         {access.can('info/user') && (
-          <Col xs={24} xl={8}>
+          <Col xs={24} xl={10}>
             <TopAppsCard />
           </Col>
         )}
