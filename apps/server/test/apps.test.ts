@@ -239,6 +239,16 @@ describe('apps: versions', () => {
     ok(await call('v2/user/app/del', { id: app.id }));
   });
 
+  it('adds one version of ten sent at once as 1.2, 1.2.0, 01.2…: the rest get 409 naming the version', async () => {
+    const app = await addApp();
+    const spellings = ['1.2', '1.2.0', '01.2', '1.02', '1.2.00', '1.2', '1.2.0', '01.02.0', '1.2', '1.2.0'];
+    const answers = await Promise.all(spellings.map((ver) => call('ota/app/ver/add', { app_id: app.id, ver, details })));
+    expect(answers.filter((a) => a.code === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.code !== 200)) expect(await refused(Promise.resolve(a), 409)).toEqual({ ver: 'exists' });
+    expect((await call<Row[]>('ota/app/ver/query', { app_id: app.id })).count).toBe(1);
+    ok(await call('v2/user/app/del', { id: app.id }));
+  });
+
   it('compares versions as numbers: lists newest first, and 1.10 is 1.10.0', async () => {
     const app = await addApp();
     for (const ver of ['1.9.3', '1.10.0', '1.2', '2', '1.10.0.1']) ok(await call('ota/app/ver/add', { app_id: app.id, ver, details }));

@@ -158,6 +158,21 @@ describe.each(CASES.filter((c) => c.unique !== undefined))('$name: one row per k
     ok(await call(c.base, 'set', { id: first.id, ...back }));
     for (const id of [first.id, second.id]) ok(await call(c.base, 'del', { id }));
   });
+
+  it('lets one of ten simultaneous adds of the same key through; the others get the same 409 naming the field', async () => {
+    const { field } = c.unique as NonNullable<Case['unique']>;
+    const body = await c.add();
+    const before = await countOf(c.table);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call(c.base, 'add', body)));
+    const added = answers.filter((a) => a.code === 200);
+    expect(added).toHaveLength(1);
+    for (const a of answers.filter((x) => x.code !== 200)) {
+      expect(a.code).toBe(409);
+      expect(fieldsOf(a)).toEqual({ [field]: 'exists' });
+    }
+    expect(await countOf(c.table)).toBe(before + 1);
+    ok(await call(c.base, 'del', { id: ok(added[0] as Answer<Row>).id }));
+  });
 });
 
 describe.each(CASES)('$name', (c) => {

@@ -78,9 +78,11 @@ export interface CrudSpec<A extends CrudApis> {
   /**
    * Values no other row may share (409 `{field: exists}`, shown under `field`): `among` is the
    * condition on the table's columns that finds a row like the new one (its parent and the
-   * value), checked on add and on every set, the row itself excepted.
+   * value), checked on add and on every set, the row itself excepted. `index` names the unique
+   * index that holds the rule in the database: a concurrent request that passed the check too
+   * loses there, and gets the same answer.
    */
-  unique?: { field: string; message: string; among: (next: Record<string, unknown>) => RawBuilder<SqlBool> }[];
+  unique?: { field: string; message: string; index: string; among: (next: Record<string, unknown>) => RawBuilder<SqlBool> }[];
   /** Rules across fields or against other rows, on the row as it will be (add: the input; set: current + changes). */
   check?: (ctx: RequestContext, next: Record<string, unknown>, current: Row<A> | undefined) => Promise<void> | void;
   /** Refuse deleting rows something still uses (throw a 406 naming why). */
@@ -168,6 +170,13 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
     }
   };
 
+  /** A unique violation of a declared index (a concurrent request won) → the same 409 as the check. */
+  const conflictOf = (err: unknown) => {
+    const e = err as { code?: unknown; constraint?: unknown } | null;
+    const hit = e?.code === '23505' ? spec.unique?.find((u) => u.index === e.constraint) : undefined;
+    return hit ? exists(hit.field, hit.message) : err;
+  };
+
   const routes = [
     route(apis.list, (ctx, input) => list(ctx.conn, ctx.scope, input as never)),
     route(
@@ -185,7 +194,10 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
           .insertInto(spec.table)
           .values({ ...columnsOf(secretsOf(ctx).seal(values)), ...made?.columns, gmt_create: now, gmt_update: now })
           .returning('id')
-          .executeTakeFirstOrThrow();
+          .executeTakeFirstOrThrow()
+          .catch((err: unknown) => {
+            throw conflictOf(err);
+          });
         const [row] = await get(ctx.conn, { kind: 'all' }, [id as number]);
         return made?.revealed ? { ...(row as Record<string, unknown>), ...made.revealed } : row;
       },
@@ -207,7 +219,10 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
           .updateTable(spec.table)
           .set({ ...columnsOf(secretsOf(ctx).seal(changes)), gmt_update: nowSeconds() })
           .where('id', '=', id)
-          .execute();
+          .execute()
+          .catch((err: unknown) => {
+            throw conflictOf(err);
+          });
         return (await get(ctx.conn, { kind: 'all' }, [id]))[0];
       },
       entity,

@@ -31,6 +31,7 @@ type StoredApp = Record<string, unknown> & { id: number; key_hint_ios: string; k
 const onePackage = (field: 'package_name_ios' | 'package_name_android') => ({
   field,
   message: 'Another app has this package name',
+  index: field === 'package_name_ios' ? 'app_package_ios_key' : 'app_package_android_key',
   among: (next: Record<string, unknown>) => {
     const value = next[field];
     return typeof value === 'string' && value !== '' ? sql<SqlBool>`${sql.ref(field)} = ${value}` : sql<SqlBool>`false`;
@@ -135,6 +136,7 @@ export const appDetails = defineCrud(
     unique: [
       {
         field: 'client_type',
+        index: 'app_detail_app_id_client_type_key',
         message: 'The app already has a detail for this client type',
         among: (next) => sql<SqlBool>`app_id = ${next.app_id} and client_type = ${next.client_type}`,
       },
@@ -170,6 +172,7 @@ export const appVersions = defineCrud(
     unique: [
       {
         field: 'ver',
+        index: 'app_version_app_id_ver_parts_key',
         message: 'The app already has this version',
         among: (next) => sql<SqlBool>`app_id = ${next.app_id} and ver_parts = ${verPartsOf(next.ver as string)}`,
       },
@@ -190,6 +193,7 @@ export const appUrls = defineCrud(
     unique: [
       {
         field: 'lang',
+        index: 'app_url_app_id_platform_lang_key',
         message: 'The app already has a url for this platform and language',
         among: (next) => sql<SqlBool>`app_id = ${next.app_id} and platform = ${next.platform} and lower(lang) = lower(${next.lang})`,
       },
@@ -210,6 +214,7 @@ export const appResources = defineCrud(
     unique: [
       {
         field: 'key',
+        index: 'app_resource_master_id_key_key',
         message: 'The app already has a resource with this key',
         among: (next) => sql<SqlBool>`master_id = ${next.master_id} and key = ${next.key}`,
       },

@@ -62,6 +62,7 @@ export const pushTemplates = defineCrud(
     unique: [
       {
         field: 'code',
+        index: 'push_template_code_key',
         message: 'The company already has a template with this code for this language and channel',
         among: (next) => sql<SqlBool>`comp_id = ${next.comp_id} and code = ${next.code} and lang = ${next.lang} and type = ${next.type}`,
       },
@@ -80,6 +81,7 @@ export const pushLinks = defineCrud(
     unique: [
       {
         field: 'platform_id',
+        index: 'push_link_key',
         message: 'This event of this app or product already goes through this platform',
         among: (next) =>
           sql<SqlBool>`link_type = ${next.link_type} and link_id = ${next.link_id} and type = ${next.type} and platform_id = ${next.platform_id}`,
