@@ -161,6 +161,10 @@ describe('versions: add, list, set, delete', () => {
     fails(dupNum, 409);
     expect(dupNum.data).toMatchObject({ fields: { ver_num: 'exists' } });
     fails(await addVersion(a.token, { pk: pkA, ver: '3.0.0', ver_num: 301, details: [detail()] }), 409);
+    // Another company learns nothing of the versions: the same number on a product it does not own is "no such product".
+    const foreign = await addVersion(b.token, { pk: pkA, ver: '3.0.1', ver_num: 300, details: [detail()] });
+    fails(foreign, 406);
+    expect(foreign.data).toMatchObject({ fields: { pk: 'not_found' } });
     // Another product may use the same numbers.
     ok(await addVersion(a.token, { pk: pkShared, ver: '3.0.0', ver_num: 300, details: [detail()] }));
     // The range holds on what the version becomes: min 10 stored, max 5 sent.

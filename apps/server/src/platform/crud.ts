@@ -78,11 +78,12 @@ export interface CrudSpec<A extends CrudApis> {
   /**
    * Values no other row may share (409 `{field: exists}`, shown under `field`): `among` is the
    * condition on the table's columns that finds a row like the new one (its parent and the
-   * value), checked on add and on every set, the row itself excepted. `index` names the unique
-   * index that holds the rule in the database: a concurrent request that passed the check too
-   * loses there, and gets the same answer.
+   * value), checked on add and on every set after `check` (which may first refuse a parent the
+   * caller must not see), the row itself excepted. `index` names the unique index that holds the
+   * rule in the database, when one does: a concurrent request that passed the check too loses
+   * there, and gets the same answer.
    */
-  unique?: { field: string; message: string; index: string; among: (next: Record<string, unknown>) => RawBuilder<SqlBool> }[];
+  unique?: { field: string; message: string; index?: string; among: (next: Record<string, unknown>) => RawBuilder<SqlBool> }[];
   /** Rules across fields or against other rows, on the row as it will be (add: the input; set: current + changes). */
   check?: (ctx: RequestContext, next: Record<string, unknown>, current: Row<A> | undefined) => Promise<void> | void;
   /** Refuse deleting rows something still uses (throw a 406 naming why). */
@@ -173,7 +174,7 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
   /** A unique violation of a declared index (a concurrent request won) → the same 409 as the check. */
   const conflictOf = (err: unknown) => {
     const e = err as { code?: unknown; constraint?: unknown } | null;
-    const hit = e?.code === '23505' ? spec.unique?.find((u) => u.index === e.constraint) : undefined;
+    const hit = e?.code === '23505' ? spec.unique?.find((u) => u.index !== undefined && u.index === e.constraint) : undefined;
     return hit ? exists(hit.field, hit.message) : err;
   };
 
@@ -186,8 +187,8 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
         if (spec.owned) values.comp_id ??= sessionOf(ctx).compId;
         if (spec.parent) values.comp_id = await parentCompany(ctx, values[spec.parent.field]);
         await checkRefs(ctx, values);
-        await checkUnique(ctx, values);
         await spec.check?.(ctx, values, undefined);
+        await checkUnique(ctx, values);
         const now = nowSeconds();
         const made = spec.generate?.(ctx, values);
         const { id } = await db(ctx.conn)
@@ -213,8 +214,8 @@ export const defineCrud = <A extends CrudApis>(apis: A, spec: CrudSpec<A>): Crud
         if (spec.parent && changes[spec.parent.field] !== undefined) changes.comp_id = await parentCompany(ctx, changes[spec.parent.field]);
         await checkRefs(ctx, changes);
         const next = { ...(current as Record<string, unknown>), ...changes };
-        await checkUnique(ctx, next, id);
         await spec.check?.(ctx, next, current);
+        await checkUnique(ctx, next, id);
         await db(ctx.conn)
           .updateTable(spec.table)
           .set({ ...columnsOf(secretsOf(ctx).seal(changes)), gmt_update: nowSeconds() })

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { API, type DeviceAddInput, type DeviceBulkInput, type DeviceRow, ErrorCode, normalizeMac, normalizeUid } from '@iot/contract';
+import { API, type DeviceAddInput, type DeviceBulkInput, type DeviceRow, normalizeMac, normalizeUid } from '@iot/contract';
 import { writeAudit } from '../../platform/audit.js';
 import type { RequestContext, Scope } from '../../platform/context.js';
 import type { Conn, Db } from '../../platform/db/database.js';
-import { AppError, badParams, notFound } from '../../platform/errors.js';
+import { type AppError, badParams, exists, notFound } from '../../platform/errors.js';
 import { isCompanyInScope } from '../../platform/scope.js';
 import { nowSeconds } from '../../platform/time.js';
 import {
@@ -170,8 +170,8 @@ const REFUSALS: Record<RegisterReason, () => AppError> = {
   uid_format: () => badParams({ uid: 'format:uid' }),
   mac_format: () => badParams({ mac: 'format:mac' }),
   unknown_pk: () => badParams({ pk: 'not_found' }, 'product does not exist'),
-  duplicate_uid: () => new AppError(ErrorCode.CONFLICT, 'A device with this UID is already registered', { fields: { uid: 'exists' } }),
-  duplicate_mac: () => new AppError(ErrorCode.CONFLICT, 'A device with this MAC is already registered', { fields: { mac: 'exists' } }),
+  duplicate_uid: () => exists('uid', 'A device with this UID is already registered'),
+  duplicate_mac: () => exists('mac', 'A device with this MAC is already registered'),
   dk_limit: () => badParams({ comp_id: 'dk_limit' }, "The company's device key limit (dk_limit) is reached"),
 };
 

@@ -37,24 +37,10 @@ const productForFirmware = async (conn: Conn, scope: Scope, pk: string) => {
 };
 
 /** Another version of the product already has this `ver_num` or `ver`: which field. */
-const takenField = async (conn: Conn, next: { pk: string; ver: string; ver_num: number; id?: number }) => {
-  for (const field of ['ver_num', 'ver'] as const) {
-    let q = conn.selectFrom('product_version').select('id').where('pk', '=', next.pk).where(field, '=', next[field]);
-    if (next.id !== undefined) q = q.where('id', '<>', next.id);
-    if (await q.executeTakeFirst()) return field;
-  }
-  return null;
-};
-
-const TAKEN_MESSAGES = {
-  ver: 'A version of this product already has this version',
-  ver_num: 'A version of this product already has this version number',
-} as const;
-
 /**
  * The version as it will be (add: the input; set: the row with the changes): its product owned
  * by the caller (a product shared with it is read-only: 513; another company's: 406
- * `{pk: not_found}`), the range rules (406), `ver` and `ver_num` unique within the product (409).
+ * `{pk: not_found}`), the range rules (406). `ver` and `ver_num` unique within the product (409): `unique` below.
  */
 const checkVersion = async (ctx: RequestContext, next: Record<string, unknown>, current: ProductVersionRow | undefined) => {
   const v = next as { pk: string; ver: string; ver_num: number; min_ver_num: number; max_ver_num: number; id?: number };
@@ -65,8 +51,6 @@ const checkVersion = async (ctx: RequestContext, next: Record<string, unknown>, 
   }
   const rules = versionRangeRules(v);
   if (Object.keys(rules).length > 0) throw badParams(rules);
-  const taken = await takenField(ctx.conn, v);
-  if (taken) throw new AppError(ErrorCode.CONFLICT, TAKEN_MESSAGES[taken], { fields: { [taken]: 'exists' } });
 };
 
 /**
@@ -116,6 +100,19 @@ export const versions = defineCrud(
       } as unknown as ProductVersionRow;
     },
     check: checkVersion,
+    unique: [
+      {
+        field: 'ver_num',
+        message: 'A version of this product already has this version number',
+        index: 'product_version_pk_ver_num_key',
+        among: (next) => sql<SqlBool>`pk = ${next.pk} and ver_num = ${next.ver_num}`,
+      },
+      {
+        field: 'ver',
+        message: 'A version of this product already has this version',
+        among: (next) => sql<SqlBool>`pk = ${next.pk} and ver = ${next.ver}`,
+      },
+    ],
     beforeDelete: async (ctx, rows) => {
       // Offered versions carry devices' upgrade history: they are delisted instead (all or none deleted).
       const offered = await versionsOffered(
